@@ -1,0 +1,137 @@
+#!/usr/bin/env python
+"""Build and test the docs site offline.
+
+build: nbdev's processed notebooks (`_proc/`, with `show_doc` API docs) rendered to `_docs/` by Sphinx + MyST-NB + sphinx-book-theme.
+test:  headless Chromium opens the index and every notebook page and checks that math is typeset, figures load and API
+       entries exist; screenshots go to `_docs/screenshots/`.
+check-readme: README.md is what `index.ipynb` generates (nbdev_readme needs quarto, so we generate it here).
+"""
+import json, os, re, shutil, subprocess, sys, time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ['index', '00_spectra', '01_tasks', '02_models', '03_train', '04_experiment', '10_linear_bound', '20_ladder',
+         '30_attention_rank', '40_frontier', '50_real_heads', '90_cli']
+THEOREM_PAGES = ['10_linear_bound', '20_ladder', '30_attention_rank', '40_frontier']
+API = {'00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], '01_tasks': ['attentiontask'],
+       '02_models': ['attentionhead'], '03_train': ['fit'], '40_frontier': ['recover_kernel_rank'], '90_cli': ['reproduce']}
+
+def readme_text() -> str:
+    "README.md from nbs/index.ipynb: markdown as is (image paths under nbs/), code fenced, stored outputs below it."
+    nb = json.loads((ROOT / 'nbs' / 'index.ipynb').read_text())
+    out = []
+    for c in nb['cells']:
+        src = ''.join(c['source'])
+        if c['cell_type'] == 'markdown': out.append(re.sub(r'\]\((images/)', r'](nbs/\1', src))
+        elif c['cell_type'] == 'code' and not src.lstrip().startswith(('#| hide', 'assert')):
+            out.append('``` python\n' + src + '\n```')
+            for o in c.get('outputs', []):
+                d = o.get('data', {})
+                if 'text/markdown' in d: out.append(''.join(d['text/markdown']))
+                elif 'text/plain' in d: out.append('    ' + ''.join(d['text/plain']).replace('\n', '\n    '))
+                elif o.get('output_type') == 'stream': out.append('    ' + ''.join(o['text']).rstrip().replace('\n', '\n    '))
+    return '\n\n'.join(out) + '\n'
+
+def sphinxify(path:Path):
+    "Adapt a notebook that nbdev processed for quarto to MyST-NB: title cell, display math, show_doc markup, hidden inputs."
+    nb = json.loads(path.read_text())
+    for c in nb['cells']:
+        src = ''.join(c['source'])
+        if c['cell_type'] == 'raw' and src.startswith('---'):          # quarto front matter -> a Markdown title
+            import yaml
+            fm = yaml.safe_load(src.strip().strip('-')) or {}
+            c.update(cell_type='markdown', source=f"# {str(fm.get('title', '')).strip()}\n\n> {str(fm.get('description', '')).strip()}".rstrip('> \n'))
+            c.pop('outputs', None); c.pop('execution_count', None)
+        elif c['cell_type'] == 'markdown':                              # $$…$$ inside a paragraph -> its own block
+            c['source'] = re.sub(r'\s*\$\$(.+?)\$\$\s*', lambda m: '\n\n$$' + m.group(1).strip() + '$$\n\n', src, flags=re.S).strip()
+        elif c['cell_type'] == 'code':
+            if re.search(r'^#\|\s*echo:\s*false', src, re.M): c.setdefault('metadata', {}).setdefault('tags', []).append('remove-input')
+            for o in c.get('outputs', []):
+                md = o.get('data', {}).get('text/markdown')
+                if md: o['data']['text/markdown'] = re.sub(r'\{target="_blank"[^}]*\}', '', ''.join(md))
+    path.write_text(json.dumps(nb))
+
+def build():
+    sys.path.insert(0, str(ROOT))
+    os.chdir(ROOT)
+    for d in ('_proc', '_docs', '_nbs_exec'): shutil.rmtree(d, ignore_errors=True)
+    # Notebooks stored without outputs (the library ones) are executed on a copy first, so that every page shows its outputs;
+    # theorem notebooks keep the outputs they were committed with.
+    work = ROOT / '_nbs_exec'
+    shutil.copytree(ROOT / 'nbs', work)
+    env = {**os.environ, 'EB_RESULTS': str(work / '.results')}
+    for nb in sorted(work.glob('*.ipynb')):
+        cells = json.loads(nb.read_text())['cells']
+        if not any(c.get('outputs') for c in cells if c['cell_type'] == 'code'):
+            subprocess.run([sys.executable, '-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--inplace',
+                            '--ExecutePreprocessor.timeout=900', str(nb)], check=True, env=env, capture_output=True)
+            print(f"executed {nb.name}")
+    from nbdev.quarto import proc_nbs
+    proc_nbs(str(work), n_workers=0)                              # show_doc cells rendered, hidden cells dropped
+    proc = ROOT / '_proc'
+    for nb in proc.glob('*.ipynb'): sphinxify(nb)
+    shutil.copytree(ROOT / 'nbs' / 'images', proc / 'images', dirs_exist_ok=True)
+    idx = json.loads((proc / 'index.ipynb').read_text())          # the sidebar: a hidden toctree on the landing page
+    idx['cells'].append({'cell_type': 'markdown', 'metadata': {}, 'source': ['```{toctree}\n:hidden:\n:maxdepth: 1\n\n' + '\n'.join(PAGES[1:]) + '\n```']})
+    (proc / 'index.ipynb').write_text(json.dumps(idx))
+    subprocess.run([sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-c', str(ROOT / 'nbs' / '_sphinx'), str(proc), str(ROOT / '_docs')],
+                   check=True)
+    (ROOT / '_docs' / '.nojekyll').touch()
+    shutil.rmtree(work, ignore_errors=True)
+    print(f"built {ROOT / '_docs' / 'index.html'}")
+
+def test():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+              '--disable-component-update', '--disable-sync', '--window-size=1280,2000', f'--user-data-dir={ROOT / "_docs" / ".chrome"}'):
+        opts.add_argument(a)
+    opts.binary_location = shutil.which('chromium') or '/usr/bin/chromium'
+    drv = webdriver.Chrome(service=Service(shutil.which('chromedriver') or '/usr/bin/chromedriver'), options=opts)
+    shots = ROOT / '_docs' / 'screenshots'; shots.mkdir(exist_ok=True)
+    failures, n = [], 0
+    try:
+        for page in PAGES:
+            drv.get((ROOT / '_docs' / f'{page}.html').as_uri())
+            t0 = time.time()
+            while time.time() - t0 < 30:                           # MathJax typesets asynchronously
+                if drv.execute_script("return document.readyState") == 'complete' and \
+                   drv.execute_script("return !window.MathJax || !MathJax.startup || MathJax.startup.promise === undefined || document.querySelectorAll('mjx-container').length > 0"): break
+                time.sleep(.5)
+            time.sleep(1)
+            math = drv.execute_script("return document.querySelectorAll('mjx-container').length")
+            raw = drv.execute_script("return document.querySelectorAll('.math').length")
+            imgs = drv.execute_script("return Array.from(document.images).map(i => [i.src, i.complete && i.naturalWidth > 0])")
+            text = drv.execute_script("return document.body.innerText")
+            ids = drv.execute_script("return Array.from(document.querySelectorAll('[id]')).map(e => e.id)")
+            drv.save_screenshot(str(shots / f'{page}.png'))
+            checks = [(f'{page}: page has a title', bool(drv.title))]
+            if page in THEOREM_PAGES or page in ('index', '00_spectra'):
+                checks.append((f'{page}: math is typeset ({math} MathJax elements for {raw} math nodes)', math > 0 and math >= raw))
+            if page in THEOREM_PAGES:
+                checks.append((f'{page}: figures load ({len(imgs)} images)', len(imgs) >= 1 and all(ok for _, ok in imgs)))
+            else: checks.append((f'{page}: every image loads', all(ok for _, ok in imgs)))
+            for name in API.get(page, []):
+                checks.append((f'{page}: API entry {name}', any(i.lower().replace('-', '_') == name for i in ids) and name in text.lower()))
+            for what, ok in checks:
+                n += 1
+                print(('ok  ' if ok else 'FAIL') + ' ' + what)
+                if not ok: failures.append(what)
+    finally: drv.quit()
+    print(f"docs: {n - len(failures)} passed, {len(failures)} failed")
+    if failures: sys.exit(1)
+
+def check_readme():
+    want, have = readme_text(), (ROOT / 'README.md').read_text()
+    if want != have:
+        print("README.md is not what nbs/index.ipynb generates: run `python .ci/docs.py readme` and commit it"); sys.exit(1)
+    print("README.md is current")
+
+if __name__ == '__main__':
+    cmd = sys.argv[1] if len(sys.argv) > 1 else 'build'
+    if cmd == 'readme': (ROOT / 'README.md').write_text(readme_text()); print('wrote README.md')
+    elif cmd == 'check-readme': check_readme()
+    elif cmd == 'build': build()
+    elif cmd == 'test': test()
+    else: sys.exit(f"usage: {sys.argv[0]} build|test|readme|check-readme")
