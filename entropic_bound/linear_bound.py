@@ -125,7 +125,7 @@ def finite_section(cache:ResultsCache) -> tuple:
     "Excess of the best rank-r student on n sequences, with and without noise, against the asymptotic formula."
     import numpy as np, matplotlib.pyplot as plt
     F = scaled(quick=dict(L=16, d=8, ns=[4, 16, 64, 256], ranks=[2, 4, 8], seeds=10),
-               paper=dict(L=64, ns=[4, 16, 64, 256, 1024], ranks=[2, 4, 8, 32], seeds=20), scale=cache.scale)
+               paper=dict(L=64, ns=[8, 16, 64, 256, 1024], ranks=[2, 4, 8, 32], seeds=20), scale=cache.scale)
     fin = {sig: cache.run('linear_bound/finite', dict(F, spectrum=[4., 2., 1., .5], sigma=sig, teacher_seed=0), finite_experiment)['metrics']
            for sig in (0., .5)}
     fig, axs = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
