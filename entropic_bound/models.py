@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 import torch
 from torch import nn
+from torch.autograd.function import once_differentiable
 from .tasks import check_int, check_float, attention_mixing
 
 # %% auto #0
-__all__ = ['init_factors', 'rank_mask', 'StaticMixer', 'AttentionHead']
+__all__ = ['init_factors', 'rank_mask', 'StaticMixer', 'Workspace', 'chunk_size', 'SharedAttention', 'AttentionHead']
 
 # %% ../nbs/02_models.ipynb #8769bbae
 def _ranks(ranks, hi:int, name='ranks') -> list:
@@ -72,6 +73,100 @@ class StaticMixer(nn.Module):
         if X.shape[-2] != self.L: raise ValueError(f"X must have L = {self.L} tokens on axis -2, got shape {tuple(X.shape)}")
         return self.operator()[:, None] @ X
 
+# %% ../nbs/02_models.ipynb #9e36aebc
+class Workspace:
+    "Buffers an ensemble reuses from one training step to the next."
+    def __init__(self): self.key, self.gen, self.buf = None, 0, {}
+    def get(self, B:int, L:int, E:int, d:int, d_v:int, n:int, dtype, device, keep:bool) -> dict:
+        "Buffers for `B` sequences in chunks of `n`; with `keep` the mixing matrices of all `B` are kept for backward."
+        key = (B if keep else n, L, E, d, d_v, n, dtype, torch.device(device))
+        if key != self.key:
+            z = lambda *s: torch.empty(*s, dtype=dtype, device=device)
+            Bk = key[0]
+            self.buf = dict(A=z(Bk, L, E * L), AXe=z(E, Bk, L, d), R=z(E, Bk, L, d_v), U=z(n, L * E, d), AX=z(n, E * L, d),
+                            O=z(E, n * L, d_v), dAX=z(E, n * L, d), dAXt=z(n, d, E * L), dA=z(n, L, E * L), dS=z(n, L, E * L))
+            self.key = key
+        return self.buf
+    def clear(self):
+        "Free the buffers."
+        self.key, self.buf = None, {}
+
+def chunk_size(B:int, E:int, L:int, device, budget:int=2**18) -> int:
+    "Sequences per chunk: the whole batch on a GPU, about `budget` mixing entries per chunk on a CPU."
+    return B if torch.device(device).type != 'cpu' else max(1, min(B, budget // (E * L * L)))
+
+def _forward_chunk(W2, Z, X, b0, b1, o, softmax, w):
+    "Mixing matrices A (keys on axis 1) and mixed inputs A X per member of sequences b0:b1, written at offset o."
+    E, (_, L, d) = w['AXe'].shape[0], Z.shape
+    n = b1 - b0
+    Zc, A, AX, U = Z[b0:b1], w['A'][o:o + n], w['AX'][:n], w['U'][:n]
+    torch.mm(Zc.reshape(n * L, d), W2, out=U.view(n * L, E * d))             # U[b,k,e,a] = Σ_c Z[b,k,c] W[e,a,c]
+    S = w['dS'][:n] if softmax else A                                        # logits, then softmax into A
+    torch.bmm(U, Zc.transpose(1, 2), out=S.view(n, L * E, L))                # S[b, k, (e, q)] = Z_k · W_e Z_q
+    if softmax: torch.ops.aten._softmax.out(S, 1, False, out=A)               # over keys: a long contiguous axis
+    torch.bmm(A.transpose(1, 2), X[b0:b1], out=AX)                           # (A X)[b, (e, q), c]
+    AXe = w['AXe'][:, o:o + n]
+    AXe.copy_(AX.view(n, E, L, d).transpose(0, 1))                           # per member: (E, n, L, d)
+    return A, AXe.reshape(E, n * L, d)
+
+class SharedAttention(torch.autograd.Function):
+    "Every member's head on inputs shared by all members; returns outputs (E, B, L, d_v), or with `Y` each member's MSE (E,)."
+    @staticmethod
+    def forward(ctx, W, # scaled kernels (E, d, d): logits are Z W Zᵀ
+                W_V, # value maps (E, d, d_v)
+                Z, X, # queries/keys and values inputs (B, L, d)
+                softmax:bool, # softmax link (else linear)
+                Y, # targets (B, L, d_v), or None for the outputs
+                ws:Workspace, # buffers reused across steps
+                keep:bool=True): # keep the buffers for a backward pass (else one chunk's worth)
+        E, d, _ = W.shape; B, L, _ = Z.shape; dv = W_V.shape[-1]
+        n = chunk_size(B, E, L, W.device)
+        w = ws.get(B, L, E, d, dv, n, W.dtype, W.device, keep)
+        ws.gen += 1
+        W2 = W.permute(2, 0, 1).reshape(d, E * d)
+        out = W.new_zeros(E) if Y is not None else W.new_empty(E, B, L, dv)
+        for b0 in range(0, B, n):
+            b1 = min(B, b0 + n); m = b1 - b0
+            _, AXe = _forward_chunk(W2, Z, X, b0, b1, b0 if keep else 0, softmax, w)
+            O = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).view(E, m, L, dv)
+            if Y is None: out[:, b0:b1] = O
+            else:
+                R = torch.sub(O, Y[b0:b1], out=w['R'][:, b0 if keep else 0:][:, :m])
+                out += torch.mul(R, R, out=O).sum((1, 2, 3))
+        if Y is not None: out /= B * L * dv
+        ctx.save_for_backward(W, W_V, Z, X, Y)
+        ctx.softmax, ctx.ws, ctx.gen, ctx.fused, ctx.keep = softmax, ws, ws.gen, Y is not None, keep
+        return out
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g):
+        W, W_V, Z, X, Y = ctx.saved_tensors
+        E, d, _ = W.shape; B, L, _ = Z.shape; dv = W_V.shape[-1]
+        n, ws = chunk_size(B, E, L, W.device), ctx.ws
+        fresh = ctx.keep and ws.gen == ctx.gen                 # else another forward reused the buffers: recompute
+        w = ws.get(B, L, E, d, dv, n, W.dtype, W.device, True)
+        W2 = W.permute(2, 0, 1).reshape(d, E * d)
+        dW2, dW_V = W.new_zeros(d, E * d), torch.zeros_like(W_V)
+        coef = (2 / (B * L * dv)) * g.view(E, 1, 1) if ctx.fused else None
+        for b0 in range(0, B, n):
+            b1 = min(B, b0 + n); m = b1 - b0
+            if fresh: A, AXe = w['A'][b0:b1], w['AXe'][:, b0:b1].reshape(E, m * L, d)
+            else: A, AXe = _forward_chunk(W2, Z, X, b0, b1, b0, ctx.softmax, w)
+            if not ctx.fused: dO = g[:, b0:b1].reshape(E, m * L, dv)
+            elif fresh: dO = torch.mul(w['R'][:, b0:b1].reshape(E, m * L, dv), coef, out=w['O'][:, :m * L])
+            else: dO = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).sub_(Y[b0:b1].reshape(1, m * L, dv)).mul_(coef)
+            dW_V.baddbmm_(AXe.transpose(1, 2), dO)
+            dAX = torch.bmm(dO, W_V.transpose(1, 2), out=w['dAX'][:, :m * L])          # (E, m·L, d)
+            dAXt = w['dAXt'][:m]
+            dAXt.view(m, d, E, L).copy_(dAX.view(E, m, L, d).permute(1, 3, 0, 2))     # (m, d, E·L)
+            dA = torch.bmm(X[b0:b1], dAXt, out=w['dA'][:m])                           # (m, L_k, E·L_q)
+            if ctx.softmax: dA = torch.ops.aten._softmax_backward_data.out(dA, A, 1, dA.dtype, grad_input=w['dS'][:m])
+            dU = torch.bmm(dA.view(m, L * E, L), Z[b0:b1], out=w['U'][:m])            # (m, L_k·E, d_a)
+            dW2.addmm_(Z[b0:b1].reshape(m * L, d).T, dU.view(m * L, E * d))
+        if not fresh: ws.gen += 1
+        return dW2.view(d, E, d).permute(1, 2, 0), dW_V, None, None, None, None, None, None
+
+
 # %% ../nbs/02_models.ipynb #7954bf17
 class AttentionHead(nn.Module):
     "Ensemble of linear or softmax attention heads of head dimensions `ranks`."
@@ -101,6 +196,7 @@ class AttentionHead(nn.Module):
         self.W_Q, self.W_K = nn.Parameter(Q[..., :self.r_max]), nn.Parameter(K[..., :self.r_max])   # (E, d, r)
         self.W_V = nn.Parameter(V[..., :self.d_v])                                                  # (E, d, d_v)
         self.register_buffer('mask', rank_mask(self.ranks, self.r_max))
+        self._ws = Workspace()
     @property
     def size(self) -> int: return len(self.ranks)
     def kernel(self) -> torch.Tensor:
@@ -134,10 +230,28 @@ class AttentionHead(nn.Module):
         "Each member's mixing matrix A(X)."
         Q, K, _ = self._project(X, values=False)
         return self._mix(Q, K)
-    def forward(self, X:torch.Tensor, # (B, L, d) shared, or (E, B, L, d)
-               ) -> torch.Tensor:     # (E, B, L, d_v)
+    def _check(self, X:torch.Tensor):
         if X.shape[-1] != self.d: raise ValueError(f"X must have d = {self.d} channels on its last axis, got shape {tuple(X.shape)}")
         if self.pos is not None and self.gamma < 1 and X.shape[-2] != self.pos.shape[0]:
             raise ValueError(f"X must have L = {self.pos.shape[0]} tokens (the positional embeddings'), got shape {tuple(X.shape)}")
+    def _shared(self, X, Y=None):
+        "The training path (`SharedAttention`) for inputs shared by all members."
+        scale = 1 / X.shape[-2] if self.kind == 'linear' else self.beta / math.sqrt(self.d)
+        return SharedAttention.apply(self.kernel() * scale, self.W_V, self.queries(X).contiguous(), X.contiguous(),
+                                     self.kind == 'softmax', None if Y is None else Y.contiguous(), self._ws,
+                                     torch.is_grad_enabled() and any(p.requires_grad for p in self.parameters()))
+    def forward(self, X:torch.Tensor, # (B, L, d) shared, or (E, B, L, d)
+               ) -> torch.Tensor:     # (E, B, L, d_v)
+        self._check(X)
+        if X.ndim == 3 and not X.requires_grad: return self._shared(X)
         Q, K, V = self._project(X)
         return self._mix(Q, K) @ V                             # (E, B, L, L) @ (E, B, L, d_v)
+    def loss(self, X:torch.Tensor, # (B, L, d) shared, or (E, B, L, d)
+             Y:torch.Tensor, # targets (B, L, d_v), or (E, B, L, d_v)
+            ) -> torch.Tensor: # (E,)
+        "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), fused with the forward pass for shared `X` and `Y`."
+        self._check(X)
+        if X.ndim == 3 and tuple(Y.shape) == (*X.shape[:2], self.d_v) and not (X.requires_grad or Y.requires_grad):
+            return self._shared(X, Y)
+        return ((self(X) - Y) ** 2).mean((1, 2, 3))
+

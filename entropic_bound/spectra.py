@@ -6,6 +6,7 @@
 from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 import numpy as np
 import torch
@@ -30,19 +31,58 @@ def as_matrix(M, name:str='M', # the argument's name, used in error messages
     if M.numel() == 0 or M.shape[-1] == 0 or M.shape[-2] == 0:
         raise ValueError(f"{name} must be a non-empty matrix, got shape {tuple(M.shape)}")
     if not (M.is_floating_point() or M.is_complex()): M = M.to(torch.float64)
-    if not torch.isfinite(M).all(): raise ValueError(f"{name} contains NaN or Inf")
+    if M.is_complex(): finite = torch.isfinite(M).all()
+    else: finite = torch.isfinite(torch.stack(torch.aminmax(M))).all()   # min and max carry any NaN or ±Inf; no bool copy
+    if not finite: raise ValueError(f"{name} contains NaN or Inf")
     return M
 
 # %% ../nbs/00_spectra.ipynb #e3935fae
+_pool = None
+
+def _chunked(fn, M:torch.Tensor, # (..., m, n)
+             nbytes:int=2**22) -> torch.Tensor:
+    "`fn` on the matrices of `M` in chunks of about `nbytes`, spread over torch.get_num_threads() threads on a CPU."
+    global _pool
+    if M.device.type != 'cpu' or M.ndim < 3: return fn(M)
+    flat = M.reshape(-1, *M.shape[-2:])
+    chunks = flat.split(max(1, nbytes // (flat[0].numel() * flat.element_size())))
+    k = min(torch.get_num_threads(), len(chunks))
+    if k < 2: outs = [fn(c) for c in chunks]
+    else:
+        if _pool is None or _pool._max_workers != k: _pool = ThreadPoolExecutor(k, thread_name_prefix='spectra')
+        outs = list(_pool.map(fn, chunks))
+    out = outs[0] if len(outs) == 1 else torch.cat(outs)
+    return out.reshape(*M.shape[:-2], *out.shape[1:])
+
+def _solver_input(M) -> torch.Tensor:
+    "`M` checked, in float64 (complex128), on a device with float64 solvers."
+    M = as_matrix(M)
+    if M.device.type not in ('cpu', 'cuda'): M = M.cpu()
+    return M.to(torch.complex128 if M.is_complex() else torch.float64)
+
 def singular_values(M, # matrix or batch of matrices `(..., m, n)`, tensor or array
                    ) -> torch.Tensor: # `(..., min(m, n))`, float64, decreasing
     "Singular values of `M` in float64, batched."
-    M = as_matrix(M)
-    dt = torch.complex128 if M.is_complex() else torch.float64
-    if M.device.type not in ('cpu', 'cuda'): M = M.cpu()
-    try: return torch.linalg.svdvals(M.to(dt))
+    M = _solver_input(M)
+    try: return _chunked(torch.linalg.svdvals, M)
     except RuntimeError:  # a device solver that did not converge: retry on the CPU
-        return torch.linalg.svdvals(M.detach().cpu().to(dt))
+        return _chunked(torch.linalg.svdvals, M.detach().cpu())
+
+def _gram_eigenvalues(M:torch.Tensor) -> torch.Tensor:
+    "Eigenvalues of Mᴴ M (decreasing, ≥ 0), after scaling any matrix with entries beyond 2^±400 by a power of two."
+    if M.is_complex(): mx = M.abs().amax((-2, -1))
+    else: lo, hi = torch.aminmax(M.flatten(-2), dim=-1); mx = torch.maximum(-lo, hi)    # no |M| copy
+    if not ((mx < 2.**400) & ((mx > 2.**-400) | (mx == 0))).all():
+        e = -torch.frexp(mx)[1][..., None, None]             # in two factors: 2^-e alone overflows for subnormal input
+        M = M * torch.ldexp(torch.ones_like(mx)[..., None, None], e // 2) * torch.ldexp(torch.ones_like(mx)[..., None, None], e - e // 2)
+    return torch.linalg.eigvalsh(M.mH @ M).flip(-1).clamp_min(0)
+
+def _energies(M) -> torch.Tensor: # `(..., min(m, n))`, float64, decreasing
+    "σ² of `M`, each matrix's up to an exact power-of-two factor (for ratios): Gram eigenvalues of the smaller side."
+    M = _solver_input(M)
+    if M.shape[-2] < M.shape[-1]: M = M.mH
+    try: return _chunked(_gram_eigenvalues, M)
+    except RuntimeError: return _chunked(_gram_eigenvalues, M.detach().cpu())
 
 # %% ../nbs/00_spectra.ipynb #455daf8c
 def _scalar(x):
@@ -116,11 +156,10 @@ def energy_rank(M, # matrix or batch `(..., m, n)`
                ) -> int|torch.Tensor:
     "Smallest k whose top-k singular values hold a fraction ≥ `tau` of the energy Σσ²."
     _check_tau(tau)
-    s = singular_values(M)
-    e = (s / torch.where(s[..., :1] > 0, s[..., :1], 1.)) ** 2   # scaled by σ₁ first: no underflow for tiny matrices
+    e = _energies(M)
     c = e.cumsum(-1)
     tot = c[..., -1:]
-    need = tau * tot - 64 * torch.finfo(torch.float64).eps * tot
+    need = tau * tot - 4 * max(16, e.shape[-1]) * torch.finfo(torch.float64).eps * tot   # round-off of the Gram route
     return _scalar(torch.where(tot[..., 0] > 0, (c < need).sum(-1) + 1, 0))
 
 def entropy_rank(M, # matrix or batch `(..., m, n)`
@@ -135,9 +174,9 @@ def entropy_rank(M, # matrix or batch `(..., m, n)`
 def stable_rank(M, # matrix or batch `(..., m, n)`
                ) -> float|torch.Tensor:
     "Stable rank ‖M‖_F² / ‖M‖_2²; 0 for the zero matrix."
-    s = singular_values(M)
-    top = s[..., :1]
-    return _scalar(torch.where(top[..., 0] > 0, ((s / torch.where(top > 0, top, 1.))**2).sum(-1), 0.))
+    e = _energies(M)
+    top = e[..., :1]
+    return _scalar(torch.where(top[..., 0] > 0, (e / torch.where(top > 0, top, 1.)).sum(-1), 0.))
 
 # %% ../nbs/00_spectra.ipynb #4bd56395
 def spectral_tail(M, # matrix or batch `(..., m, n)`

@@ -29,8 +29,8 @@ class FitResult:
 
 # %% ../nbs/03_train.ipynb #4bf5af1f
 def member_loss(model, X:torch.Tensor, Y:torch.Tensor) -> torch.Tensor:
-    "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), shape (E,)."
-    return ((model(X) - Y) ** 2).mean((1, 2, 3))
+    "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), shape (E,) (the model's fused `loss` where it has one)."
+    return model.loss(X, Y) if hasattr(model, 'loss') else ((model(X) - Y) ** 2).mean((1, 2, 3))
 
 def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         task, # the teacher
@@ -106,6 +106,7 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         if optimizer == 'adam' and not active.all():
             with torch.no_grad():
                 for p, o in zip(params, old): p.copy_(torch.where(active.view(-1, *[1] * (p.ndim - 1)), p, o))
+    if hasattr(model, '_ws'): model._ws.clear()                # the training buffers are not needed after training
     return FitResult(loss.detach().double().cpu(), stopped, hist_steps, torch.stack(hist_loss),
                      torch.stack(hist_sv) if record_sv else None)
 
