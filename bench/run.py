@@ -84,6 +84,21 @@ def spectra_bench(n=2000, m=64, reps=7):
                      'svdvals': (lambda _: torch.linalg.svdvals(M), lambda: None)}, reps)
     return dict(n=n, m=m, **{k: n / v for k, v in t.items()})
 
+def reproduce_times(threads=(1, 2), reps=2):
+    "Seconds of `eb-reproduce --only X --threads t` (quick scale, fresh results folder), interleaved over thread settings."
+    import tempfile
+    from entropic_bound.cli import THEOREMS
+    ts = {(x, t): [] for x in THEOREMS for t in threads}
+    for _ in range(reps):
+        for x in THEOREMS:
+            for t in threads:
+                with tempfile.TemporaryDirectory() as d:
+                    t0 = time.perf_counter()
+                    subprocess.run([sys.executable, '-m', 'entropic_bound.cli', '--only', x, '--threads', str(t), '--out', d],
+                                   cwd=ROOT, capture_output=True, check=True)
+                    ts[x, t].append(time.perf_counter() - t0)
+    return {k: statistics.median(v) for k, v in ts.items()}
+
 def notebook_times():
     out = {}
     for nb in sorted((ROOT / 'nbs').glob('*.ipynb')):
@@ -95,6 +110,7 @@ def notebook_times():
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--notebooks', action='store_true', help='also time each notebook under nbdev_test')
+    ap.add_argument('--reproduce', action='store_true', help='also time eb-reproduce (quick) per experiment at 1 and 2 threads')
     ap.add_argument('--batches', default='8,16,64,256')
     ap.add_argument('--threads', default='1,2')
     a = ap.parse_args()
@@ -123,6 +139,14 @@ def main():
         print('\n'.join(sec), flush=True)
         lines += sec
     torch.set_num_threads(1)
+    if a.reproduce:
+        rt = reproduce_times()
+        names = sorted({x for x, _ in rt}, key=list(dict.fromkeys(x for x, _ in rt)).index)
+        lines += ['## `eb-reproduce` (quick) by thread setting', '', 'Median of 2 runs per experiment, the thread settings interleaved.', '',
+                  '| experiment | 1 thread (s) | 2 threads (s) |', '|---|---|---|']
+        lines += [f"| {x} | {rt[x, 1]:.1f} | {rt[x, 2]:.1f} |" for x in names]
+        lines += [f"| all | {sum(rt[x, 1] for x in names):.0f} | {sum(rt[x, 2] for x in names):.0f} |", '']
+        print('\n'.join(lines[-(len(names) + 7):]), flush=True)
     if a.notebooks:
         nt = notebook_times()
         lines += ['## Notebooks under nbdev_test (one at a time)', '', '| notebook | seconds | passed |', '|---|---|---|']

@@ -54,7 +54,7 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: paper on CUDA, quic
               out=None, # results folder (default: $EB_RESULTS or ./results)
               force:bool=False, # recompute records that exist
               progress:bool=True, # print one line per experiment
-              threads:int=1, # torch CPU threads (one is ~2× faster than two for these small matrices on 2 shared cores)
+              threads:int=None, # torch CPU threads (default min(2, cores): two ran the quick scale 9% faster than one, BENCHMARKS.md)
              ) -> Path:
     "Run the chosen experiments through the results cache, draw their figures and write the report; returns its path."
     only = list(THEOREMS) if not only else list(only)
@@ -62,7 +62,10 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: paper on CUDA, quic
     if unknown: raise ValueError(f"unknown experiment {', '.join(unknown)}: choose from {', '.join(THEOREMS)}")
     scale, dev = get_scale(scale), default_device(device)
     import torch
-    if dev.type == 'cpu': torch.set_num_threads(threads)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+    if dev.type == 'cpu': torch.set_num_threads(min(2, cores) if threads is None else threads)
     cache = ResultsCache(out or os.environ.get('EB_RESULTS') or 'results', scale=scale, device=dev, force=force)
     import matplotlib
     if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
@@ -87,7 +90,7 @@ def main(argv:list=None) -> int:
     p.add_argument('--only', default=None, help=f"comma-separated subset of: {','.join(THEOREMS)}")
     p.add_argument('--out', default=None, help='results folder (default: $EB_RESULTS or ./results)')
     p.add_argument('--force', action='store_true', help='recompute records that already exist')
-    p.add_argument('--threads', type=int, default=1, help='torch CPU threads (default 1: fastest for these sizes)')
+    p.add_argument('--threads', type=int, default=None, help='torch CPU threads (default: min(2, cores))')
     a = p.parse_args(argv)
     try:
         path = reproduce(a.scale, a.device, a.only.split(',') if a.only else None, a.out, a.force, threads=a.threads)
