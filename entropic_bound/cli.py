@@ -83,7 +83,7 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: paper on CUDA, quic
 
 # %% ../nbs/90_cli.ipynb #6106131b
 def main(argv:list=None) -> int:
-    "Command line: eb-reproduce [--scale quick|paper] [--device auto|cpu|cuda] [--only a,b] [--out DIR] [--force]."
+    "Command line: eb-reproduce [--scale quick|paper] [--device auto|cpu|cuda] [--only a,b] [--out DIR] [--force] [--threads N]."
     p = argparse.ArgumentParser(prog='eb-reproduce', description='Reproduce every experiment and figure of entropic-bound and report each claim.')
     p.add_argument('--scale', choices=SCALES, default=None, help='experiment sizes (default: paper on CUDA, quick otherwise)')
     p.add_argument('--device', default='auto', help="'auto', 'cpu', 'cuda' or 'cuda:N'")

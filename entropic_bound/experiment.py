@@ -52,11 +52,16 @@ def config_key(experiment:str, config:dict) -> str:
     s = json.dumps({'experiment': experiment, 'config': jsonable(config)}, sort_keys=True)
     return hashlib.sha256(s.encode()).hexdigest()[:16]
 
+_test_root = None
+
 def results_root(root=None) -> Path:
     "Where records live: `root`, else $EB_RESULTS, else a temporary folder under tests, else ~/.cache/entropic-bound."
     if root is not None: return Path(root)
     if os.environ.get('EB_RESULTS'): return Path(os.environ['EB_RESULTS'])
-    if os.environ.get('IN_TEST'): return Path(tempfile.mkdtemp(prefix='eb-results-'))
+    if os.environ.get('IN_TEST'):                                  # one temporary folder per test process, not one per call
+        global _test_root
+        if _test_root is None: _test_root = Path(tempfile.mkdtemp(prefix='eb-results-'))
+        return _test_root
     return Path.home() / '.cache' / 'entropic-bound'
 
 class ResultsCache:

@@ -47,8 +47,8 @@ def known_value_kernel(X, Y, W_V, sigma:float=None):
     return w.reshape(d, d), noise
 
 # %% ../nbs/40_frontier.ipynb #e8d15364
-def stacked_fits(X, Y, intercept:bool=False, pooled:bool=False):
-    "Per-sequence least-squares maps G_m (y_i ≈ G_m x_i [+ c_m]) stacked as (n d_v, d), or one pooled map; with entry noise."
+def stacked_fits(X, Y, intercept:bool=False, pooled:bool=False, sigma:float=None):
+    "Per-sequence least-squares maps G_m (y_i ≈ G_m x_i [+ c_m]) stacked as (n d_v, d), or one pooled map; with entry noise (from `sigma` if known)."
     X, Y = _check_xy(X, Y)
     n, L, d = X.shape
     need = d + intercept
@@ -62,7 +62,7 @@ def stacked_fits(X, Y, intercept:bool=False, pooled:bool=False):
     Gt = torch.linalg.solve(XtX, Xp.transpose(1, 2) @ Yp)                 # (n, d[+1], d_v)
     res = Yp - Xp @ Gt
     dof = max(Xp.shape[1] - Xp.shape[2], 1)
-    s2 = (res ** 2).sum((1, 2)) / (dof * Yp.shape[2])                     # per-sequence noise variance
+    s2 = (res ** 2).sum((1, 2)) / (dof * Yp.shape[2]) if sigma is None else sigma ** 2   # per-sequence noise variance
     var = s2 * torch.linalg.inv(XtX).diagonal(dim1=1, dim2=2)[:, :d].mean(-1)
     G = Gt[:, :d].transpose(1, 2).reshape(-1, d)                          # (n d_v, d)
     return G, math.sqrt(var.mean().item())
@@ -79,10 +79,7 @@ def recover_kernel_rank(X, # sequences (n, L, d), tensor or array, any device
         raise ValueError(f"sigma must be a finite number >= 0, got {sigma!r}")
     if kind == 'linear' and W_V is not None: G, noise = known_value_kernel(X, Y, W_V, sigma)
     else:
-        G, noise = stacked_fits(X, Y, intercept=(kind == 'softmax'))
-        if sigma is not None and kind == 'linear':
-            X_ = as_matrix(X, 'X').double().cpu()
-            noise = sigma * math.sqrt(torch.linalg.inv(X_.transpose(1, 2) @ X_).diagonal(dim1=1, dim2=2).mean().item())
+        G, noise = stacked_fits(X, Y, intercept=(kind == 'softmax'), sigma=sigma if kind == 'linear' else None)
     return _count(G, noise)
 
 # %% ../nbs/40_frontier.ipynb #56299683

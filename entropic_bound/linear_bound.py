@@ -96,13 +96,15 @@ def least_squares_operator(X, # inputs (n, L, d)
     if Xc.shape[1] < Xc.shape[0]: raise ValueError(f"need n·d ≥ L token columns for least squares, got n·d = {Xc.shape[1]} < L = {Xc.shape[0]}")
     return torch.linalg.solve(Xc @ Xc.T, Xc @ Yc.T).T
 
-def reduced_rank_fit(X, Y, r:int) -> torch.Tensor:
-    "Empirical risk minimiser over rank ≤ r: [M̂ C^{1/2}]_r C^{-1/2} (reduced-rank regression)."
+def reduced_rank_fit(X, Y, r) -> torch.Tensor:
+    "Empirical risk minimiser over rank ≤ r: [M̂ C^{1/2}]_r C^{-1/2} (reduced-rank regression); a list of ranks gives a stack from one fit."
     M = least_squares_operator(X, Y)
-    Xc = token_columns(X.double())
+    Xc = token_columns(as_matrix(X, 'X').double())
     ev, Q = torch.linalg.eigh(Xc @ Xc.T)
     U, s, Vh = torch.linalg.svd(M @ (Q * ev.sqrt() @ Q.T))
-    return (U[:, :r] * s[:r]) @ Vh[:r] @ (Q / ev.sqrt() @ Q.T)
+    Cih = Q / ev.sqrt() @ Q.T
+    truncated = lambda k: (U[:, :k] * s[:k]) @ Vh[:k] @ Cih
+    return torch.stack([truncated(k) for k in r]) if isinstance(r, (list, tuple)) else truncated(r)
 
 def finite_sample_excess(task:StaticMixingTask, r:int, n:int) -> float:
     "Asymptotic excess of the best rank-r student on n sequences: τ_r/L + σ² r(2L − r)/(n d L)."
@@ -116,7 +118,7 @@ def finite_experiment(cfg:dict) -> dict:
     for i, n in enumerate(cfg['ns']):
         for s in range(cfg['seeds']):
             X, Y = T.sample(n, seed=1000 * s + n, dtype=torch.float64)
-            for j, r in enumerate(cfg['ranks']): ex[i, j, s] = T.population_excess(reduced_rank_fit(X, Y, r))
+            ex[i, :, s] = T.population_excess(reduced_rank_fit(X, Y, cfg['ranks']))
     pred = [[finite_sample_excess(T, r, n) for r in cfg['ranks']] for n in cfg['ns']]
     return dict(excess=ex, predicted=pred, tail=[best_excess(T, r) for r in cfg['ranks']])
 

@@ -126,12 +126,12 @@ class SharedAttention(torch.autograd.Function):
         W2 = W.permute(2, 0, 1).reshape(d, E * d)
         out = W.new_zeros(E) if Y is not None else W.new_empty(E, B, L, dv)
         for b0 in range(0, B, n):
-            b1 = min(B, b0 + n); m = b1 - b0
-            _, AXe = _forward_chunk(W2, Z, X, b0, b1, b0 if keep else 0, softmax, w)
+            b1 = min(B, b0 + n); m, o = b1 - b0, (b0 if keep else 0)         # o: where the chunk's buffers start
+            _, AXe = _forward_chunk(W2, Z, X, b0, b1, o, softmax, w)
             O = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).view(E, m, L, dv)
             if Y is None: out[:, b0:b1] = O
             else:
-                R = torch.sub(O, Y[b0:b1], out=w['R'][:, b0 if keep else 0:][:, :m])
+                R = torch.sub(O, Y[b0:b1], out=w['R'][:, o:o + m])
                 out += torch.mul(R, R, out=O).sum((1, 2, 3))
         if Y is not None: out /= B * L * dv
         ctx.save_for_backward(W, W_V, Z, X, Y)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 import torch
-from .spectra import energy_rank, entropy_rank, stable_rank, numerical_rank, energy_field
+from .spectra import energy_rank, entropy_rank, stable_rank, energy_field
 
 # %% auto #0
 __all__ = ['N_LAYERS', 'N_HEADS', 'D_HEAD', 'D_MODEL', 'CORPUS', 'available', 'model_dir', 'load_encoder', 'load_tokenizer',

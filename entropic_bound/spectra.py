@@ -37,7 +37,7 @@ def as_matrix(M, name:str='M', # the argument's name, used in error messages
     return M
 
 # %% ../nbs/00_spectra.ipynb #e3935fae
-_pool = None
+_pool = (0, None)   # (threads, executor)
 
 def _chunked(fn, M:torch.Tensor, # (..., m, n)
              nbytes:int=2**22) -> torch.Tensor:
@@ -49,8 +49,8 @@ def _chunked(fn, M:torch.Tensor, # (..., m, n)
     k = min(torch.get_num_threads(), len(chunks))
     if k < 2: outs = [fn(c) for c in chunks]
     else:
-        if _pool is None or _pool._max_workers != k: _pool = ThreadPoolExecutor(k, thread_name_prefix='spectra')
-        outs = list(_pool.map(fn, chunks))
+        if _pool[0] != k: _pool = (k, ThreadPoolExecutor(k, thread_name_prefix='spectra'))
+        outs = list(_pool[1].map(fn, chunks))
     out = outs[0] if len(outs) == 1 else torch.cat(outs)
     return out.reshape(*M.shape[:-2], *out.shape[1:])
 

@@ -116,9 +116,8 @@ class StaticMixingTask(Task):
         else:
             C = as_matrix(token_cov, 'token_cov').to(torch.float64)
             if C.shape != (self.L, self.L) or not torch.allclose(C, C.T): raise ValueError(f"token_cov must be a symmetric ({L}, {L}) matrix")
-            ev, Q = torch.linalg.eigh(C)
-            if ev.min() <= 0: raise ValueError("token_cov must be positive definite")
         ev, Q = torch.linalg.eigh(C)
+        if ev.min() <= 0: raise ValueError("token_cov must be positive definite")
         root = Q * ev.sqrt() @ Q.T
         self._params, self._cache = dict(logits=S, mixing=A, root=root, cov=C), {}
     @property
