@@ -116,7 +116,7 @@ class SharedAttention(torch.autograd.Function):
                 W_V, # value maps (E, d, d_v)
                 Z, X, # queries/keys and values inputs (B, L, d)
                 softmax:bool, # softmax link (else linear)
-                Y, # targets (B, L, d_v), or None for the outputs
+                Y, # targets (B, L, d_v) shared, or (E, B, L, d_v) per member, or None for the outputs
                 ws:Workspace, # buffers reused across steps
                 keep:bool=True): # keep the buffers for a backward pass (else one chunk's worth)
         E, d, _ = W.shape; B, L, _ = Z.shape; dv = W_V.shape[-1]
@@ -131,7 +131,7 @@ class SharedAttention(torch.autograd.Function):
             O = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).view(E, m, L, dv)
             if Y is None: out[:, b0:b1] = O
             else:
-                R = torch.sub(O, Y[b0:b1], out=w['R'][:, o:o + m])
+                R = torch.sub(O, Y[b0:b1] if Y.ndim == 3 else Y[:, b0:b1], out=w['R'][:, o:o + m])
                 out += torch.mul(R, R, out=O).sum((1, 2, 3))
         if Y is not None: out /= B * L * dv
         ctx.save_for_backward(W, W_V, Z, X, Y)
@@ -154,7 +154,9 @@ class SharedAttention(torch.autograd.Function):
             else: A, AXe = _forward_chunk(W2, Z, X, b0, b1, b0, ctx.softmax, w)
             if not ctx.fused: dO = g[:, b0:b1].reshape(E, m * L, dv)
             elif fresh: dO = torch.mul(w['R'][:, b0:b1].reshape(E, m * L, dv), coef, out=w['O'][:, :m * L])
-            else: dO = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).sub_(Y[b0:b1].reshape(1, m * L, dv)).mul_(coef)
+            else:
+                Yc = Y[b0:b1].reshape(1, m * L, dv) if Y.ndim == 3 else Y[:, b0:b1].reshape(E, m * L, dv)
+                dO = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).sub_(Yc).mul_(coef)
             dW_V.baddbmm_(AXe.transpose(1, 2), dO)
             dAX = torch.bmm(dO, W_V.transpose(1, 2), out=w['dAX'][:, :m * L])          # (E, m·L, d)
             dAXt = w['dAXt'][:m]
@@ -247,11 +249,12 @@ class AttentionHead(nn.Module):
         Q, K, V = self._project(X)
         return self._mix(Q, K) @ V                             # (E, B, L, L) @ (E, B, L, d_v)
     def loss(self, X:torch.Tensor, # (B, L, d) shared, or (E, B, L, d)
-             Y:torch.Tensor, # targets (B, L, d_v), or (E, B, L, d_v)
+             Y:torch.Tensor, # targets (B, L, d_v) shared, or (E, B, L, d_v) per member (e.g. one teacher each)
             ) -> torch.Tensor: # (E,)
-        "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), fused with the forward pass for shared `X` and `Y`."
+        "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), fused with the forward pass for shared `X`."
         self._check(X)
-        if X.ndim == 3 and tuple(Y.shape) == (*X.shape[:2], self.d_v) and not (X.requires_grad or Y.requires_grad):
+        shapes = ((*X.shape[:2], self.d_v), (self.size, *X.shape[:2], self.d_v))
+        if X.ndim == 3 and tuple(Y.shape) in shapes and not (X.requires_grad or Y.requires_grad):
             return self._shared(X, Y)
         return ((self(X) - Y) ** 2).mean((1, 2, 3))
 

@@ -10,7 +10,7 @@ from .spectra import as_matrix, singular_values
 
 # %% auto #0
 __all__ = ['check_int', 'check_float', 'resolve_device', 'orthonormal', 'check_spectrum', 'planted', 'Task', 'StaticMixingTask',
-           'attention_mixing', 'AttentionTask']
+           'attention_mixing', 'AttentionTask', 'Teachers']
 
 # %% ../nbs/01_tasks.ipynb #15a07bd3
 def check_int(x, name:str, lo:int=None, hi:int=None) -> int:
@@ -163,7 +163,8 @@ class AttentionTask(Task):
                  d_v:int=None, # value dimension (default d)
                  value_rank:int=None, # rank of W_V (default min(d, d_v))
                  sigma:float=0., # noise standard deviation
-                 seed:int=0, # teacher seed
+                 seed:int=0, # teacher seed (draws W and W_V)
+                 pos_seed:int=None, # seed of the positional embeddings E (default: drawn after W, W_V from `seed`)
                 ):
         self.L, self.d = check_int(L, 'L', 1), check_int(d, 'd', 1)
         self.d_v = self.d if d_v is None else check_int(d_v, 'd_v', 1)
@@ -176,6 +177,7 @@ class AttentionTask(Task):
         g = torch.Generator().manual_seed(self.seed)
         W = planted(self.d, self.d, self.spectrum, g)
         W_V = planted(self.d, self.d_v, torch.ones(self.value_rank), g)
+        if pos_seed is not None: g = torch.Generator().manual_seed(check_int(pos_seed, 'pos_seed', 0))
         E = torch.randn(self.L, self.d, generator=g, dtype=torch.float64)
         self._params, self._cache = dict(W=W, W_V=W_V, E=E), {}
     @property
@@ -203,3 +205,69 @@ class AttentionTask(Task):
         return self.mixing(X) @ (X @ self._on(X.device, X.dtype)['W_V'])
     def __repr__(self): return (f"AttentionTask({self.kind}, L={self.L}, d={self.d}, k={self.intrinsic_rank}, β={self.beta}, "
                                 f"γ={self.gamma}, rank W_V={self.value_rank}, σ={self.sigma})")
+
+# %% ../nbs/01_tasks.ipynb #85a80a9d
+class Teachers(Task):
+    "Several teachers sharing inputs: `sample` draws X once and returns each student member's own teacher's targets."
+    def __init__(self, tasks:list, # teachers of one class with equal L, d, d_v, sigma and input distribution
+                 members:list=None, # teacher index of each student member (E,); default one member per teacher
+                ):
+        tasks = list(tasks)
+        if not tasks or not all(isinstance(t, Task) and not isinstance(t, Teachers) for t in tasks):
+            raise ValueError("tasks must be a non-empty list of teachers (Task instances)")
+        t0 = tasks[0]
+        for i, t in enumerate(tasks[1:], 1):
+            if type(t) is not type(t0) or (t.L, t.d, t.d_v, t.sigma) != (t0.L, t0.d, t0.d_v, t0.sigma):
+                raise ValueError(f"tasks[{i}] must have the class, L, d, d_v and sigma of tasks[0] ({t0!r}), got {t!r}")
+            for k in ('root', 'E'):
+                if k == 'E' and getattr(t, 'gamma', 1) == 1: continue
+                if k in t._params and not torch.equal(t._params[k], t0._params[k]):
+                    what = 'token covariance' if k == 'root' else 'positional embeddings (pass the same pos_seed)'
+                    raise ValueError(f"tasks[{i}] must share the inputs of tasks[0]: its {what} differs")
+        members = list(range(len(tasks))) if members is None else list(members)
+        if not members: raise ValueError("members must list the teacher of at least one student member")
+        self.members = [check_int(m, f'members[{e}]', 0, len(tasks) - 1) for e, m in enumerate(members)]
+        self.tasks, self.L, self.d, self.d_v, self.sigma = tasks, t0.L, t0.d, t0.d_v, t0.sigma
+        self.seed, self._cache, self._params = t0.seed, {}, {}
+    @property
+    def size(self) -> int: return len(self.members)
+    @property
+    def teacher_seeds(self) -> list: return [t.seed for t in self.tasks]
+    def teacher(self, e:int) -> Task:
+        "The teacher of student member `e`."
+        return self.tasks[self.members[check_int(e, 'e', 0, self.size - 1)]]
+    @property
+    def intrinsic_rank(self) -> int:
+        ks = {t.intrinsic_rank for t in self.tasks}
+        if len(ks) > 1: raise ValueError(f"the teachers have different intrinsic ranks {sorted(ks)}")
+        return ks.pop()
+    def inputs(self, n, gen, device, dtype): return self.tasks[0].inputs(n, gen, device, dtype)
+    def target(self, X) -> torch.Tensor:
+        "Noiseless targets of every member's teacher (E, n, L, d_v)."
+        return torch.stack([t.target(X) for t in self.tasks])[self.members]
+    def sample(self, n:int, # number of sequences
+               seed:int=0, # sample seed (deterministic on each device)
+               device='cpu', dtype=torch.float32, noiseless:bool=False):
+        "`(X, Y)` with X (n, L, d) shared and Y (E, n, L, d_v), member e's targets from its own teacher."
+        n = check_int(n, 'n', 1)
+        device = resolve_device(device)
+        gen = torch.Generator(device=device).manual_seed(int(seed))
+        X = self.inputs(n, gen, device, dtype)
+        Y = torch.stack([t.target(X) for t in self.tasks])                        # (T, n, L, d_v)
+        if self.sigma > 0 and not noiseless:
+            Y = Y + self.sigma * torch.randn(Y.shape, generator=gen, device=device, dtype=dtype)
+        return X, Y[self.members]
+    @property
+    def population_excess(self):
+        "Exact excess risk of each member's mixing matrix against its own teacher: M (E, L, L) -> (E,)."
+        if not all(hasattr(t, 'population_excess') for t in self.tasks): raise AttributeError('population_excess')
+        def excess(M:torch.Tensor) -> torch.Tensor:
+            if M.ndim < 3 or M.shape[0] != self.size:
+                raise ValueError(f"M must have one mixing matrix per member, shape ({self.size}, L, L), got {tuple(M.shape)}")
+            return torch.stack([self.tasks[m].population_excess(M[e]) for e, m in enumerate(self.members)])
+        return excess
+    def null_excess(self, n:int=4096, seed:int=123456789) -> torch.Tensor:
+        "Each member's teacher's null excess (E,), float64."
+        return torch.tensor([self.tasks[m].null_excess() if hasattr(self.tasks[m], 'population_excess')
+                             else self.tasks[m].null_excess(n, seed) for m in self.members], dtype=torch.float64)
+    def __repr__(self): return f"Teachers({len(self.tasks)} × {self.tasks[0]!r}, seeds {self.teacher_seeds}, E={self.size})"

@@ -33,7 +33,7 @@ def member_loss(model, X:torch.Tensor, Y:torch.Tensor) -> torch.Tensor:
     return model.loss(X, Y) if hasattr(model, 'loss') else ((model(X) - Y) ** 2).mean((1, 2, 3))
 
 def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
-        task, # the teacher
+        task, # the teacher, or `Teachers` (one per member, on shared inputs)
         steps:int=1000, # optimisation steps
         lr:float=1e-2, # learning rate
         optimizer:str='gd', # 'gd' (plain gradient descent) or 'adam'
@@ -83,7 +83,7 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
             elif bs == n_train: X, Y = Xtr, Ytr
             else:
                 idx = torch.randperm(n_train, generator=gen, device=device)[:bs]
-                X, Y = Xtr[idx], Ytr[idx]
+                X, Y = Xtr[idx], Ytr[..., idx, :, :]                   # Y may carry a member axis first
             loss = member_loss(model, X, Y)
         with torch.no_grad():
             if t % rec == 0 or t == steps:
@@ -114,17 +114,17 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
 @torch.no_grad()
 def evaluate(model, task, n:int=2048, # held-out sequences (Monte Carlo)
              seed:int=987654321, batch:int=512, device=None) -> dict:
-    "Excess risk of each member, absolute and relative to the null predictor: {'excess': (E,), 'relative': (E,)}."
+    "Excess risk of each member (against its own teacher for `Teachers`), absolute and relative to the null predictor."
     if hasattr(task, 'population_excess') and hasattr(model, 'U'):
         M = model.operator().detach().double()
         ex = task.population_excess(M).cpu()
         return dict(excess=ex, relative=ex / task.null_excess())
     device = next(model.parameters()).device if device is None else resolve_device(device)
     dtype = next(model.parameters()).dtype
-    num, den = torch.zeros(model.size, dtype=torch.float64), 0.
+    num, den = torch.zeros(model.size, dtype=torch.float64), torch.zeros((), dtype=torch.float64)
     for i, b in enumerate(range(0, n, batch)):
         X, Ys = task.sample(min(batch, n - b), seed=seed + i, device=device, dtype=dtype, noiseless=True)
         num += ((model(X) - Ys) ** 2).double().sum((1, 2, 3)).cpu()
-        den += (Ys.double() ** 2).sum().item()
+        den = den + (Ys.double() ** 2).sum((-3, -2, -1)).cpu()               # () for one teacher, (E,) for Teachers
     cnt = n * task.L * task.d_v
     return dict(excess=num / cnt, relative=num / den)
