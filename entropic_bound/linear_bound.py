@@ -566,6 +566,9 @@ def fifty_point(ns, # sample sizes (K,)
                ) -> tuple:
     "n₅₀ of a logistic fit of P(success) against log n, and its standard error (delta method): (n₅₀, s.e.)."
     x, k, N = np.log(np.asarray(ns, float)), np.asarray(hits, float), np.asarray(trials, float)
+    if not (x.shape == k.shape == N.shape and x.ndim == 1 and len(x) >= 2):
+        raise ValueError(f"ns, hits and trials must be 1-d of one length ≥ 2, got {x.shape}, {k.shape}, {N.shape}")
+    if (k < 0).any() or (k > N).any(): raise ValueError("hits must lie in [0, trials]")
     if not 0 < k.sum() < N.sum(): return float('nan'), float('nan')
     A, beta = np.stack([np.ones_like(x), x - x.mean()], 1), np.zeros(2)
     for _ in range(100):
@@ -664,6 +667,7 @@ def data_only_claims(records:list) -> list:
                                  'within 4 binomial s.e. of the pooled value, every L, n and estimator',
                         max(z) <= 4, f'largest |z| = {max(z):.2f}'))
     under, over, two, nbelow = {}, {}, {}, {}
+    nd_L = [min(g['ns']) * rec['config']['d'] / L for L, g in pooled.items() for rec in records[:1]]
     n50 = {(r['L'], r['estimator']): r['n50'] for r in rows}
     for L, g in pooled.items():
         for k in ESTIMATORS:
@@ -678,7 +682,7 @@ def data_only_claims(records:list) -> list:
         claim(THEOREM, 'below its own 50% point every estimator under-counts: mean r̂ < r* by more than 2.6 s.e. '
                        'at every such n, every L', all(under.values()) and min(nbelow.values()) >= 2,
               'n below n₅₀ per (L, estimator): ' + ', '.join(f'{L}/{k}: {v}' for (L, k), v in nbelow.items())),
-        claim(THEOREM, 'no estimator over-counts at any measured n (nd ≥ 3L): P(r̂ > r*) ≤ 1%',
+        claim(THEOREM, f'no estimator over-counts at any measured n (nd ≥ {min(nd_L):.0f}L): P(r̂ > r*) ≤ 1%',
               max(over.values()) <= .01, f'largest P(r̂ > r*): {max(over.values()):.3f}'),
         claim(THEOREM, 'below their 50% point, where n ≥ 2 n₀(s_{r*−1}), the known-noise forms lose only the weakest '
                        'direction: P(r̂ < r* − 1) ≤ 1%',
