@@ -645,7 +645,7 @@ def data_only_claims(records:list) -> list:
     "The 50% point against n₀, its trend with L, teacher invariance, and the under-count below the 50% point."
     pooled, rows = _pool(records), data_only_table(records)
     wk = [r for r in rows if r['estimator'] == 'white_known']
-    claims = [claim(THEOREM, f"L = {r['L']}: whitened known-noise GD keeps r* half the time at "
+    claims = [claim(THEOREM, f"L = {r['L']}: Gavish–Donoho (whitened operator, known σ) keeps r* half the time at "
                              f"n₀ = 3Lσ²/(s²d) = {r['n0']:.1f} (n₅₀ within 2.6 s.e. of n₀)",
                     abs(r['n50'] - r['n0']) <= 2.6 * r['se'],
                     f"n₅₀ = {r['n50']:.1f} ± {r['se']:.1f} = {r['n50'] / r['n0']:.2f} n₀; "
