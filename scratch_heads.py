@@ -100,8 +100,9 @@ def project(W:torch.Tensor, # (H, dh, d)
             x:torch.Tensor, # (L, d) float64
             b:torch.Tensor=None, # (H, dh) bias
            ) -> torch.Tensor: # (H, L, dh)
-    "Per-head projections x Wᵀ (+ b)."
-    y = torch.einsum('hed,ld->hle', W, x)
+    "Per-head projections x Wᵀ (+ b), as one matrix product."
+    H, dh, d = W.shape
+    y = (x @ W.reshape(H * dh, d).T).reshape(-1, H, dh).transpose(0, 1)
     return y if b is None else y + b[:, None]
 
 def logits(w:dict, # `qk_weights` of one layer
@@ -140,6 +141,14 @@ def kernel_core(Cq:torch.Tensor, # (..., dh, dh) = Wq Σ Wqᵀ (Σ = I: raw coor
     "A d_head × d_head matrix with the singular values of Σ^½ WqᵀWk Σ^½: Cq^½ Ck^½."
     return psd_sqrt(Cq) @ psd_sqrt(Ck)
 
+def core_energies(A:torch.Tensor, # (..., n, n) positive semi-definite
+                  B:torch.Tensor, # (..., n, n) positive semi-definite
+                 ) -> torch.Tensor: # (..., n) decreasing
+    "Squared singular values of A^½ B^½, i.e. the eigenvalues of Rᵀ B R with A = R Rᵀ (`kernel_core` when A is singular)."
+    R, info = torch.linalg.cholesky_ex(A)
+    if (info == 0).all(): return torch.linalg.eigvalsh(R.mT @ B @ R).flip(-1).clamp_min(0)
+    return torch.linalg.svdvals(kernel_core(A, B)) ** 2
+
 def ranks(M:torch.Tensor) -> dict:
     "Energy 90% / 99% counts and stable rank of a batch of matrices, as float64 tensors."
     return {k: torch.as_tensor(v, dtype=torch.float64) for k, v in
@@ -159,13 +168,20 @@ class _Moments:
         m = self.s1 / self.n
         return self.s2 / self.n - m[..., :, None] * m[..., None, :]
 
+_RANDOM = {}   # (shapes, draws, seed, layer) -> maps, while they fit in 256 MiB
+
 def random_maps(w:dict, draws:int, seed:int, layer:int) -> list:
     "`draws` random (Wq, Wk) pairs shaped like layer `layer`'s, iid N(0, 1/d), no biases; reproducible per (seed, layer)."
+    key = (tuple(w['Wq'].shape), tuple(w['Wk'].shape), draws, seed, layer)
+    if key in _RANDOM: return [dict(w, **m) for m in _RANDOM[key]]
     g = torch.Generator().manual_seed(seed * 100_003 + layer)
     d = w['Wq'].shape[-1]
-    return [dict(w, Wq=torch.randn(w['Wq'].shape, generator=g, dtype=torch.float64) / d ** .5,
+    maps = [dict(Wq=torch.randn(w['Wq'].shape, generator=g, dtype=torch.float64) / d ** .5,
                  Wk=torch.randn(w['Wk'].shape, generator=g, dtype=torch.float64) / d ** .5, bq=None, bk=None)
             for _ in range(draws)]
+    size = sum(m['Wq'].numel() + m['Wk'].numel() for v in _RANDOM.values() for m in v) * 8
+    if size + draws * (w['Wq'].numel() + w['Wk'].numel()) * 8 < 2 ** 28: _RANDOM[key] = maps
+    return [dict(w, **m) for m in maps]
 
 #| export
 def spectrum_ranks(e:torch.Tensor, # (..., n) squared singular values, decreasing
@@ -181,17 +197,21 @@ def spectrum_ranks(e:torch.Tensor, # (..., n) squared singular values, decreasin
 
 def field_ranks(q:torch.Tensor, # (H, L, dh) queries as the logits use them (bias, rotation)
                 k:torch.Tensor, # (H, L, dh) keys, one per query head
-                causal:bool, scaling:float=1.,
+                causal:bool, # centre each row over the keys it sees
+                keyonly:bool=True, # also the key-only share
                ) -> dict:
-    "Ranks and key-only share of each head's energy field; bidirectional heads through the d_head × d_head core."
+    "Ranks (and key-only share) of each head's energy field; bidirectional heads through the d_head × d_head core."
     if causal:
-        E = visible_field(scaling * q @ k.mT, True)                                # (H, L, L)
+        E = visible_field(q @ k.mT, True)                                          # (H, L, L)
         e = _energies(E)
+        cbar = E.mean(-2)                                                          # (H, L) column means
     else:
         kc = k - k.mean(1, keepdim=True)                                           # Ẽ = Q K_cᵀ: row-centring = centring the keys
-        E = scaling * q @ kc.mT
-        e = _energies(E) if q.shape[1] <= q.shape[2] else _energies(kernel_core(q.mT @ q, kc.mT @ kc))
-    return dict(spectrum_ranks(e), keyonly=key_only_share(E))
+        e = _energies(q @ kc.mT) if q.shape[1] <= q.shape[2] else core_energies(q.mT @ q, kc.mT @ kc)
+        cbar = q.mean(1, keepdim=True) @ kc.mT if keyonly else None               # (H, 1, L)
+    out = spectrum_ranks(e)
+    if keyonly: out['keyonly'] = q.shape[1] * (cbar ** 2).sum((-2, -1) if cbar.ndim == 3 else -1) / e.sum(-1).clamp_min(1e-300)
+    return out
 
 class _Layer:
     "Everything measured at one layer: per-text field ranks, and query/key moments for the hidden-state metric."
@@ -206,16 +226,17 @@ class _Layer:
             q = q0 if w['bq'] is None else q0 + w['bq'][:, None]
             k = k0 if w['bk'] is None else k0 + w['bk'][:, None]
             if w['rope']: q, k = rotate(q, *rope), rotate(k, *rope)
-            self.fields[i].append(field_ranks(q, k.repeat_interleave(q.shape[0] // k.shape[0], 0), w['causal']))
+            k = k.repeat_interleave(q.shape[0] // k.shape[0], 0)
+            self.fields[i].append(field_ranks(q, k, w['causal'], keyonly=i == 0))   # the key-only share of learned heads
     def result(self) -> list:
         "Per map (learned first, then the random draws): {object: {statistic: (H,)}}."
         out = []
         for i, w in enumerate([self.w] + self.randoms):
             rep = w['Wq'].shape[0] // w['Wk'].shape[0]
-            raw = kernel_core(w['Wq'] @ w['Wq'].mT, (w['Wk'] @ w['Wk'].mT).repeat_interleave(rep, 0))
-            met = kernel_core(self.mq[i].cov(), self.mk[i].cov().repeat_interleave(rep, 0))
+            raw = core_energies(w['Wq'] @ w['Wq'].mT, (w['Wk'] @ w['Wk'].mT).repeat_interleave(rep, 0))
+            met = core_energies(self.mq[i].cov(), self.mk[i].cov().repeat_interleave(rep, 0))
             f = {s: torch.stack([t[s] for t in self.fields[i]]).median(0).values for s in self.fields[i][0]}
-            out.append(dict(kernel_raw=spectrum_ranks(_energies(raw)), kernel_metric=spectrum_ranks(_energies(met)), field=f))
+            out.append(dict(kernel_raw=spectrum_ranks(raw), kernel_metric=spectrum_ranks(met), field=f))
         return out
 
 #| export
@@ -466,3 +487,6 @@ def main(argv:list=None) -> int:
     print(summary(res))
     print('wrote ' + ', '.join(str(v) for v in paths.values()))
     return 0
+
+
+if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())   # not when a notebook runs this cell

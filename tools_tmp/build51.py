@@ -131,9 +131,16 @@ test_eq(r['e90'].tolist(), energy_rank(M, .9).tolist()); test_eq(r['e99'].tolist
 test_close(r['stable'], stable_rank(M))
 q, k = torch.randn(2, 3, 40, 5, generator=g, dtype=torch.float64)                          # L = 40 > d_h = 5: the core path
 E = visible_field(q @ k.mT)
-fr = field_ranks(q, k, causal=False)
-test_eq(fr['e90'].tolist(), energy_rank(E, .9).tolist()); test_close(fr['stable'], stable_rank(E))
-test_close(fr['keyonly'], (E.mean(-2, keepdim=True).expand_as(E) ** 2).sum((-2, -1)) / (E ** 2).sum((-2, -1)))
+for causal in (False, True):
+    E = visible_field(q @ k.mT, causal)
+    fr = field_ranks(q, k, causal)
+    test_eq(fr['e90'].tolist(), energy_rank(E, .9).tolist()); test_close(fr['stable'], stable_rank(E))
+    test_close(fr['keyonly'], key_only_share(E))
+    test_close(key_only_share(E), (E.mean(-2, keepdim=True).expand_as(E) ** 2).sum((-2, -1)) / (E ** 2).sum((-2, -1)))
+A, Bm = q[0].mT @ q[0], k[0].mT @ k[0]
+test_close(core_energies(A, Bm), torch.linalg.svdvals(kernel_core(A, Bm)) ** 2, eps=1e-9 * torch.linalg.matrix_norm(A @ Bm, 2).item())
+A1 = A.clone(); A1[:, 0] = A1[0, :] = 0                                                  # singular: the kernel_core route
+test_close(core_energies(A1, Bm), torch.linalg.svdvals(kernel_core(A1, Bm)) ** 2, eps=1e-9 * torch.linalg.matrix_norm(A @ Bm, 2).item())
 bq = torch.randn(5, generator=g, dtype=torch.float64)
 kc = k - k.mean(1, keepdim=True)
 test_close(visible_field((q + bq) @ (k + 7.).mT), (q + bq) @ kc.mT)                      # the key bias is gone, the query bias stays'''),
