@@ -57,8 +57,11 @@ code('''def table(res):
     for o in heads.OBJECTS:
         for s in ('e90', 'e99', 'stable'):
             f = res['d_head'] if s != 'stable' else 1
+            r = np.array([d[o][s] for d in res['random']]) / f                       # (draws, layers, heads)
             rows.append(dict(object=o, estimator=s, learned=np.median(res['learned'][o][s]) / f,
-                             **{f'random {i}': np.median(d[o][s]) / f for i, d in enumerate(res['random'])}))
+                             **{f'random {i}': np.median(x) for i, x in enumerate(r)},
+                             **{'random p5': np.percentile(r, 5), 'random p95': np.percentile(r, 95)}))
+    rows.append(dict(object='field', estimator='key-only share', learned=np.median(res['learned']['field']['keyonly'])))
     return pd.DataFrame(rows).round(2)
 table(res)'''),
 md(PROSE['figure']),
@@ -69,7 +72,8 @@ ex('claims'),
 md(PROSE['lengths']),
 code('''t0 = time.perf_counter()
 curve = length_curve(loaded=loaded)
-print(f"lengths {curve['lengths']}, {curve['windows']} windows each: {time.perf_counter() - t0:.1f} s")
+print(f"prose: {len(tok(heads.prose(), add_special_tokens=False)['input_ids'])} tokens; lengths {curve['lengths']}, "
+      f"{curve['windows']} windows each: {time.perf_counter() - t0:.1f} s")
 pd.DataFrame(dict(tokens=curve['lengths'], windows=curve['windows'],
                   field_e90=[np.median(x) for x in curve['field_e90']],
                   random_field_e90=[np.median(x) for x in curve['random_field_e90']],

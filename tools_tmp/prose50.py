@@ -50,7 +50,7 @@ much; the gap of the medians (as a fraction of $d_{\rm head}$) says how much."""
 PROSE['lengths'] = r"""## The field's count against text length
 
 The shipped sentences are short (17–26 tokens), and a field of $L$ tokens has at most $\min(L-1, 32)$ components, so one
-length says little. We cut the shipped prose (about 2,400 tokens) into consecutive windows of 16 to 512 tokens ([CLS] and
+length says little. We cut the shipped prose (its token count is printed below) into consecutive windows of 16 to 512 tokens ([CLS] and
 [SEP] included; 4 windows per length, as many as 512 allows) and measure the field on each window, with the random
 control. The kernel in the hidden-state metric is re-read on each length's windows too (its $\Sigma_c$ changes with the
 texts)."""
@@ -61,11 +61,11 @@ the stored records)."""
 PROSE['summary'] = r"""**What agrees and what does not** (numbers from the tables and verdicts above).
 
 * **The metric decides what the kernel says.** In raw coordinates the learned kernels need a median of 25 of 32
-  dimensions for 90% energy (0.78 of $d_{\rm head}$) against 26 (0.81) for every random draw: the learned median is below
-  the control's 5th percentile only because the random count has almost no spread (26 for nearly every random head), and
-  the gap is 0.03 of $d_{\rm head}$. In the hidden-state metric they need 13 (0.41) against 20 (0.62–0.64 over the draws), a
-  gap of 0.22; the stable rank tells the same story in both metrics (12.3 raw and 3.0 in the metric, below the control's
-  5th percentiles of 15.4 and 5.0).
+  dimensions for 90% energy (0.78 of $d_{\rm head}$) against 0.81 for each random draw. The learned median does lie below
+  the control's 5th percentile, but only because the random count has no spread (its 5th and 95th percentiles are both
+  0.81): the gap is 0.03 of $d_{\rm head}$, one component. In the hidden-state metric the learned kernels need 13 (0.41)
+  against 0.62 for each draw, a gap of 0.22. The stable rank separates them in both metrics (medians 12.3 raw and 3.0 in
+  the metric, below the control's 5th percentiles of 15.4 and 5.02).
 * **Which one compares with arXiv 2604.04384.** Its counts are of the learned kernel read off the weights, that is, in raw
   coordinates; so the like-for-like comparison is the raw one, and it **disagrees**: 0.78 of $d_{\rm head}$ against
   0.30–0.60 there. Read in the hidden-state metric, MiniLM's kernels (0.41) fall inside that range; whether the causal-LM
@@ -73,11 +73,11 @@ PROSE['summary'] = r"""**What agrees and what does not** (numbers from the table
   numbers (`eb-heads` measures both on a decoder checkpoint).
 * **The field is far more concentrated than the kernel, and than random maps.** On the shipped sentences every head's field
   needs fewer components than its raw kernel, with a median of 4 (0.12 of $d_{\rm head}$) against 13 for the metric kernel
-  and a random-control median of 7; 4 is inside the causal-LM range of 2–11 components (≤ 0.17 of $d_{\rm head}$).
+  and 0.22 of $d_{\rm head}$ for the random maps; 0.12 is inside the causal-LM range of 2–11 components (≤ 0.17 of
+  $d_{\rm head}$).
 * **But the count grows with length.** Over windows of 16 → 512 tokens the median field count goes 3, 4, 5, 6, 7, 7 (the
-  random maps' 6 → 18): it stays below the random control at every length, but from 128 tokens on it is above 0.17 of
-  $d_{\rm head}$ (6/32 = 0.19, 7/32 = 0.22), so "inside the causal-LM range" holds only up to 64 tokens and **disagrees**
-  at longer texts. The published range is for models with $d_{\rm head}$ 64–128 and texts whose length we do not know, so the
+  random maps' 6 → 18): it stays below the random control at every length, but "inside the causal-LM range" holds only at
+  16–64 tokens and **disagrees** from 128 tokens on (0.22 of $d_{\rm head}$ at 512). The published range is for models with $d_{\rm head}$ 64–128 and texts whose length we do not know, so the
   comparison is only indicative.
 * **The key-only part.** On the short sentences a median of 0.57 of each field's energy sits in the key-only rank-1
   part (the column mean: the same logit offset for every query, which the surviving query-bias term and the mean query

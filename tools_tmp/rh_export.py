@@ -157,11 +157,11 @@ def draw_lengths(curve:dict, cache=None):
                                                                              label=f'random Q/K (min–max of {rd.shape[1]} draws)')
     a.axhspan(2 / 128, 11 / 64, color='C2', alpha=.12, label='causal LMs: field 90%')
     a.set(xscale='log', xlabel='tokens per text', ylabel='field 90% components / d_head', title='energy field vs length')
-    a.set_xticks(n, [str(v) for v in n]); a.legend(fontsize=7)
+    a.set_xticks(n, [str(v) for v in n]); a.minorticks_off(); a.legend(fontsize=7)
     b.plot(n, q(curve['keyonly'], 50, 1), 'o-', color='C0')
     b.fill_between(n, q(curve['keyonly'], 25, 1), q(curve['keyonly'], 75, 1), color='C0', alpha=.2)
     b.set(xscale='log', xlabel='tokens per text', ylabel='share of field energy', title='key-only (column-mean) rank-1 part')
-    b.set_xticks(n, [str(v) for v in n])
+    b.set_xticks(n, [str(v) for v in n]); b.minorticks_off()
     fig.tight_layout()
     if cache is not None: save_figure(fig, 'real_heads_lengths', cache)
     return fig'''
