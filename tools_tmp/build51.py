@@ -168,7 +168,7 @@ attention (4 query heads on 2 key heads) and RoPE. They use the packaged MiniLM 
 same real text. Llama's eager attention computes its softmax in float32 (transformers' code, whatever the model's dtype), so
 its reference carries float32 round-off, about $10^{-7}$; BERT and GPT-2 agree to float64 round-off."""),
 ex(9),
-code('''texts = [prose()[:600], "Attention is all you need, and a causal mask is all a decoder sees."]
+code('''texts = [prose()[:500], "Attention is all you need, and a causal mask is all a decoder sees."]
 errs = {f: reproduction_error(tiny_model(f), tok, f, texts) for f in TINY}
 enc64, _, fam = load_model('all-MiniLM-L6-v2', dtype=torch.float64)
 errs['all-MiniLM-L6-v2 (real weights)'] = reproduction_error(enc64, tok, fam, texts)
