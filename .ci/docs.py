@@ -11,10 +11,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ['index', '00_spectra', '01_tasks', '02_models', '03_train', '04_experiment', '10_linear_bound', '20_ladder',
-         '30_attention_rank', '40_frontier', '50_real_heads', '90_cli']
+         '30_attention_rank', '40_frontier', '50_real_heads', '51_heads', '90_cli']
 THEOREM_PAGES = ['10_linear_bound', '20_ladder', '30_attention_rank', '40_frontier']
 API = {'00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], '01_tasks': ['attentiontask'],
-       '02_models': ['attentionhead'], '03_train': ['fit'], '40_frontier': ['recover_kernel_rank'], '90_cli': ['reproduce']}
+       '02_models': ['attentionhead'], '03_train': ['fit'], '40_frontier': ['recover_kernel_rank'],
+       '51_heads': ['measure_model', 'reproduction_error', 'visible_field'], '90_cli': ['reproduce']}
 
 def readme_text() -> str:
     "README.md from nbs/index.ipynb: markdown as is (image paths under nbs/), code fenced, stored outputs below it."
