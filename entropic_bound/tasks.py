@@ -261,10 +261,15 @@ class Teachers(Task):
     def population_excess(self):
         "Exact excess risk of each member's mixing matrix against its own teacher: M (E, L, L) -> (E,)."
         if not all(hasattr(t, 'population_excess') for t in self.tasks): raise AttributeError('population_excess')
-        def excess(M:torch.Tensor) -> torch.Tensor:
-            if M.ndim < 3 or M.shape[0] != self.size:
-                raise ValueError(f"M must have one mixing matrix per member, shape ({self.size}, L, L), got {tuple(M.shape)}")
-            return torch.stack([self.tasks[m].population_excess(M[e]) for e, m in enumerate(self.members)])
+        def excess(M:torch.Tensor) -> torch.Tensor:                      # one batched expression (the inputs are shared)
+            if M.ndim != 3 or M.shape != (self.size, self.L, self.L):
+                raise ValueError(f"M must have one mixing matrix per member, shape ({self.size}, {self.L}, {self.L}), got {tuple(M.shape)}")
+            key = ('population', str(M.device), M.dtype)
+            if key not in self._cache:
+                ps = [t._on(M.device, M.dtype) for t in self.tasks]
+                self._cache[key] = torch.stack([ps[m]['mixing'] for m in self.members]), ps[0]['root']
+            A, root = self._cache[key]
+            return (((M - A) @ root) ** 2).sum((-1, -2)) / self.L
         return excess
     def null_excess(self, n:int=4096, seed:int=123456789) -> torch.Tensor:
         "Each member's teacher's null excess (E,), float64."
