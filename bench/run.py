@@ -223,7 +223,12 @@ def main():
         lines += ['## Notebooks under nbdev_test (one at a time)', '', '| notebook | seconds | passed |', '|---|---|---|']
         lines += [f"| {k} | {t:.1f} | {'yes' if ok else 'NO'} |" for k, (t, ok) in nt.items()]
         lines += ['', f"Sum: {sum(t for t, _ in nt.values()):.0f} s.", '']
-    (ROOT / 'BENCHMARKS.md').write_text('\n'.join(lines) + '\n')
+    prev = (ROOT / 'BENCHMARKS.md').read_text().splitlines() if (ROOT / 'BENCHMARKS.md').exists() else []
+    if KERNEL_HEAD in prev:                                               # keep the --kernel section (it has its own run)
+        i = prev.index(KERNEL_HEAD)
+        j = next((k for k in range(i + 1, len(prev)) if prev[k].startswith('## ')), len(prev))
+        lines += [''] * (lines[-1] != '') + prev[i:j]
+    (ROOT / 'BENCHMARKS.md').write_text('\n'.join(lines).rstrip('\n') + '\n')
     print('\n'.join(lines[-(len(nt) + 6):] if a.notebooks else []))
 
 if __name__ == '__main__': main()
