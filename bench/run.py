@@ -178,12 +178,14 @@ def main():
     ap.add_argument('--threads', default='1,2')
     ap.add_argument('--kernel', action='store_true', help="only recover_kernel_rank's known-W_V path vs d; rewrites its own section")
     ap.add_argument('--kernel-one', help=argparse.SUPPRESS)
+    ap.add_argument('--note', default='', help='a sentence added to the --kernel section (e.g. how loaded the machine was)')
     a = ap.parse_args()
     if a.kernel_one:
         d, how, n, L = a.kernel_one.split(',')
         print(json.dumps(kernel_one(int(d), how, int(n), int(L)))); return
     if a.kernel:
         lines = kernel_section(kernel_bench())
+        if a.note: lines = lines[:-1] + ['', a.note, '']
         write_section(lines, KERNEL_HEAD); print('\n'.join(lines)); return
     lines = [f"# Benchmarks", '', f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; torch {torch.__version__}; "
              f"{time.strftime('%Y-%m-%d')}. Medians of interleaved repeated runs (`python bench/run.py`).", '']
