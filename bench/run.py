@@ -3,12 +3,13 @@
 
     python bench/run.py                 # trainer and spectra at 1 and 2 threads (about 10 minutes on 2 cores)
     python bench/run.py --notebooks     # also time every notebook under nbdev_test, one at a time
+    python bench/run.py --kernel        # only recover_kernel_rank's known-W_V path vs d (its own section of BENCHMARKS.md)
 
 Timings are medians of repeated runs, interleaved so that a slow moment of a shared machine hits every variant alike;
 ratios are against a per-model loop and against the dense fp32 matmul rate measured in the same run with the same
 thread setting. Nothing here is a test: targets are read, not asserted.
 """
-import argparse, os, platform, statistics, subprocess, sys, time
+import argparse, json, os, platform, resource, statistics, subprocess, sys, time
 from pathlib import Path
 import torch
 
@@ -107,13 +108,85 @@ def notebook_times():
         out[nb.name] = (time.perf_counter() - t0, r.returncode == 0)
     return out
 
+KERNEL_HEAD = '## `recover_kernel_rank` with a known value map: time and memory vs d'
+
+def dense_design(X, Y, W_V):
+    "The known-W_V path before the normal equations: the (n L d_v) × d² design matrix (baseline only)."
+    n, L, d = X.shape
+    B = (X.transpose(1, 2) @ X / L) @ W_V
+    A = torch.einsum('mji,mab->mjbia', X, B).reshape(n * L * Y.shape[2], d * d)
+    return torch.linalg.solve(A.T @ A, A.T @ Y.reshape(-1))
+
+def kernel_one(d:int, how:str, n:int=64, L:int=128) -> dict:
+    "One run in this (fresh) process: seconds and peak resident memory of one known-W_V reading at width d."
+    from entropic_bound.frontier import recover_kernel_rank
+    torch.set_num_threads(1)
+    T = AttentionTask(L=L, d=d, spectrum=[1.5, 1., .5], kind='linear', sigma=.01, seed=0)
+    X, Y = T.sample(n, seed=1, dtype=torch.float64)
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t0 = time.perf_counter()
+    r = None
+    if how == 'normal': r = recover_kernel_rank(X, Y, W_V=T.W_V)
+    elif how == 'stacked': r = recover_kernel_rank(X, Y)
+    elif how == 'dense': dense_design(X, Y, T.W_V)
+    t = time.perf_counter() - t0
+    return dict(d=d, how=how, s=t, peak_mb=(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024, rank=r)
+
+def kernel_bench(ds=(16, 24, 32, 48, 64), dense_max:int=24, n:int=64, L:int=128) -> list:
+    "Each (d, path) in its own process, so that the peak memory is that run's own."
+    rows = []
+    for d in ds:
+        for how in ('normal', 'stacked') + (('dense',) if d <= dense_max else ()):
+            out = subprocess.run([sys.executable, __file__, '--kernel-one', f'{d},{how},{n},{L}'], cwd=ROOT,
+                                 capture_output=True, text=True, check=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+            rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+            print(rows[-1], flush=True)
+    return rows
+
+def kernel_section(rows, n=64, L=128) -> list:
+    by = {(r['d'], r['how']): r for r in rows}
+    lines = [KERNEL_HEAD, '', f"n = {n} sequences of L = {L} tokens, d_v = d, a rank-3 kernel, noise .01, float64, 1 thread; "
+             "each run in its own process (peak resident memory above the data, from `ru_maxrss`). *normal equations*: "
+             "`recover_kernel_rank(X, Y, W_V=W_V)`, which sums per-sequence Kronecker Gram matrices (d² × d² system); "
+             "*dense design*: the (n·L·d_v) × d² design matrix the known-W_V path built before (a baseline, run only where it "
+             "fits); *per-sequence*: `recover_kernel_rank(X, Y)` without the value map. Design size = n·L·d·d²·8 bytes.", '',
+             '| d | normal equations (s) | peak (MB) | reads | dense design (s) | peak (MB) | design size (GB) | per-sequence (s) | reads |',
+             '|---|---|---|---|---|---|---|---|---|']
+    for d in sorted({r['d'] for r in rows}):
+        a, b, c = by[d, 'normal'], by.get((d, 'dense')), by[d, 'stacked']
+        ds, dm = (f"{b['s']:.2f}", f"{b['peak_mb']:.0f}") if b else ('not run', '–')
+        lines.append(f"| {d} | {a['s']:.2f} | {a['peak_mb']:.0f} | {a['rank']} | {ds} | {dm} | {n * L * d ** 3 * 8 / 1e9:.2f} | "
+                     f"{c['s']:.3f} | {c['rank']} |")
+    return lines + ['']
+
+def write_section(lines:list, head:str):
+    "Replace the section `head` of BENCHMARKS.md (up to the next '## ') with `lines`, or append it; other sections kept."
+    p = ROOT / 'BENCHMARKS.md'
+    old = p.read_text().splitlines() if p.exists() else ['# Benchmarks', '']
+    if head in old:
+        i = old.index(head)
+        j = next((k for k in range(i + 1, len(old)) if old[k].startswith('## ')), len(old))
+        old = old[:i] + lines + old[j:]
+    else: old = old + [''] * (old[-1] != '') + lines
+    p.write_text('\n'.join(old).rstrip('\n') + '\n')
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--notebooks', action='store_true', help='also time each notebook under nbdev_test')
     ap.add_argument('--reproduce', action='store_true', help='also time eb-reproduce (quick) per experiment at 1 and 2 threads')
     ap.add_argument('--batches', default='8,16,64,256')
     ap.add_argument('--threads', default='1,2')
+    ap.add_argument('--kernel', action='store_true', help="only recover_kernel_rank's known-W_V path vs d; rewrites its own section")
+    ap.add_argument('--kernel-one', help=argparse.SUPPRESS)
+    ap.add_argument('--note', default='', help='a sentence added to the --kernel section (e.g. how loaded the machine was)')
     a = ap.parse_args()
+    if a.kernel_one:
+        d, how, n, L = a.kernel_one.split(',')
+        print(json.dumps(kernel_one(int(d), how, int(n), int(L)))); return
+    if a.kernel:
+        lines = kernel_section(kernel_bench())
+        if a.note: lines = lines[:-1] + ['', a.note, '']
+        write_section(lines, KERNEL_HEAD); print('\n'.join(lines)); return
     lines = [f"# Benchmarks", '', f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; torch {torch.__version__}; "
              f"{time.strftime('%Y-%m-%d')}. Medians of interleaved repeated runs (`python bench/run.py`).", '']
     for threads in [int(t) for t in a.threads.split(',')]:
@@ -152,7 +225,12 @@ def main():
         lines += ['## Notebooks under nbdev_test (one at a time)', '', '| notebook | seconds | passed |', '|---|---|---|']
         lines += [f"| {k} | {t:.1f} | {'yes' if ok else 'NO'} |" for k, (t, ok) in nt.items()]
         lines += ['', f"Sum: {sum(t for t, _ in nt.values()):.0f} s.", '']
-    (ROOT / 'BENCHMARKS.md').write_text('\n'.join(lines) + '\n')
+    prev = (ROOT / 'BENCHMARKS.md').read_text().splitlines() if (ROOT / 'BENCHMARKS.md').exists() else []
+    if KERNEL_HEAD in prev:                                               # keep the --kernel section (it has its own run)
+        i = prev.index(KERNEL_HEAD)
+        j = next((k for k in range(i + 1, len(prev)) if prev[k].startswith('## ')), len(prev))
+        lines += [''] * (lines[-1] != '') + prev[i:j]
+    (ROOT / 'BENCHMARKS.md').write_text('\n'.join(lines).rstrip('\n') + '\n')
     print('\n'.join(lines[-(len(nt) + 6):] if a.notebooks else []))
 
 if __name__ == '__main__': main()
