@@ -76,10 +76,15 @@ def load_model(model:str, # see `resolve_model`
     from transformers import AutoConfig, AutoModel, AutoTokenizer
     path = resolve_model(model, offline)
     fam = family_of(AutoConfig.from_pretrained(path, local_files_only=offline))
+    try: tok = AutoTokenizer.from_pretrained(path, local_files_only=offline)
+    except (OSError, ValueError) as e: raise ValueError(f"no usable tokenizer for model {model!r}: {e}") from e
+    # transformers 5 builds an empty tokenizer when a folder has no tokenizer files
+    if not tok('a b c', add_special_tokens=False)['input_ids']:
+        raise ValueError(f"the tokenizer of model {model!r} encodes no tokens (are its files missing from {path}?): "
+                         "save it next to the model (tokenizer.save_pretrained)")
     with _quiet(): m = AutoModel.from_pretrained(path, local_files_only=offline, attn_implementation='eager',
                                                  dtype=dtype)
-    m = m.to(device).eval()
-    return m, AutoTokenizer.from_pretrained(path, local_files_only=offline), fam
+    return m.to(device).eval(), tok, fam
 
 # %% ../nbs/51_heads.ipynb #d3705ca2
 def attention_modules(model, family:str) -> list:
