@@ -77,11 +77,12 @@ def load_model(model:str, # see `resolve_model`
     path = resolve_model(model, offline)
     fam = family_of(AutoConfig.from_pretrained(path, local_files_only=offline))
     try: tok = AutoTokenizer.from_pretrained(path, local_files_only=offline)
-    except (OSError, ValueError) as e: raise ValueError(f"no usable tokenizer for model {model!r}: {e}") from e
+    except (OSError, ValueError) as e:
+        raise ValueError(f"no usable tokenizer for model {model!r}: {e}") from e
     # transformers 5 builds an empty tokenizer when a folder has no tokenizer files
     if not tok('a b c', add_special_tokens=False)['input_ids']:
-        raise ValueError(f"the tokenizer of model {model!r} encodes no tokens (are its files missing from {path}?): "
-                         "save it next to the model (tokenizer.save_pretrained)")
+        raise ValueError(f"the tokenizer of model {model!r} encodes no tokens (are its files missing from "
+                         f"{path}?): save it next to the model (tokenizer.save_pretrained)")
     with _quiet(): m = AutoModel.from_pretrained(path, local_files_only=offline, attn_implementation='eager',
                                                  dtype=dtype)
     return m.to(device).eval(), tok, fam
@@ -249,7 +250,7 @@ def field_ranks(q:torch.Tensor, # (H, L, dh) queries as the logits use them (bia
     return out
 
 class _Layer:
-    "One layer's per-text field ranks, query/key moments and raw-kernel energies; no weights kept between texts."
+    "One layer's per-text field ranks, query/key moments, raw-kernel energies; no weights kept across texts."
     def __init__(self, maps): # maps() -> [learned, *random]: `qk_weights` dicts, rebuilt on each call
         self.maps, self.raw = maps, None
     def _start(self, ws:list):
@@ -438,7 +439,7 @@ def tiny_model(family:str, # 'bert', 'gpt2' or 'llama'
                vocab_size:int=30522, # the packaged MiniLM tokenizer's vocabulary, so that real text can be fed
                seed:int=0, dtype=torch.float64,
               ):
-    "A tiny random model of `family` (biases drawn too), built offline from a config (no download), eager attention."
+    "A tiny random model of `family` (biases drawn too), built offline from a config, eager attention."
     from transformers import AutoConfig, AutoModel
     if family not in TINY: raise ValueError(f"family must be one of {', '.join(TINY)}, got {family!r}")
     kw = dict(TINY[family]); mt = kw.pop('model_type')
@@ -449,7 +450,7 @@ def tiny_model(family:str, # 'bert', 'gpt2' or 'llama'
 
 def random_biases(model, std:float=.1, # about the spread of a projection's output at init (0.02·√32)
                   seed:int=0):
-    "Draw every bias of `model` from N(0, std²) in place: transformers initialises them to 0, which hides bias bugs."
+    "Draw every bias of `model` from N(0, std²) in place (transformers' zeros would hide bias bugs)."
     g = torch.Generator().manual_seed(seed)
     with torch.no_grad():
         for n, p in model.named_parameters():
