@@ -13,8 +13,8 @@ from .spectra import energy_field, _energies
 __all__ = ['FAMILIES', 'PACKAGED', 'TINY', 'OBJECTS', 'available', 'family_of', 'context_length', 'resolve_model', 'load_model',
            'attention_modules', 'qk_weights', 'rotate', 'project', 'logits', 'visible_field', 'causal_mask', 'psd_sqrt',
            'kernel_core', 'core_energies', 'key_only_share', 'random_maps', 'spectrum_ranks', 'field_ranks', 'encode',
-           'windows', 'prose', 'read_texts', 'measure_model', 'reproduction_error', 'tiny_model', 'heads_table',
-           'summary', 'draw_model_heads', 'write_outputs', 'main']
+           'windows', 'prose', 'read_texts', 'measure_model', 'reproduction_error', 'tiny_model', 'random_biases',
+           'heads_table', 'summary', 'draw_model_heads', 'write_outputs', 'main']
 
 # %% ../nbs/51_heads.ipynb #4a7972d1
 FAMILIES = {'bert': ('bert', 'roberta'), 'gpt2': ('gpt2',), 'llama': ('llama', 'mistral', 'qwen2')}
@@ -76,10 +76,16 @@ def load_model(model:str, # see `resolve_model`
     from transformers import AutoConfig, AutoModel, AutoTokenizer
     path = resolve_model(model, offline)
     fam = family_of(AutoConfig.from_pretrained(path, local_files_only=offline))
+    try: tok = AutoTokenizer.from_pretrained(path, local_files_only=offline)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"no usable tokenizer for model {model!r}: {e}") from e
+    # transformers 5 builds an empty tokenizer when a folder has no tokenizer files
+    if not tok('a b c', add_special_tokens=False)['input_ids']:
+        raise ValueError(f"the tokenizer of model {model!r} encodes no tokens (are its files missing from "
+                         f"{path}?): save it next to the model (tokenizer.save_pretrained)")
     with _quiet(): m = AutoModel.from_pretrained(path, local_files_only=offline, attn_implementation='eager',
                                                  dtype=dtype)
-    m = m.to(device).eval()
-    return m, AutoTokenizer.from_pretrained(path, local_files_only=offline), fam
+    return m.to(device).eval(), tok, fam
 
 # %% ../nbs/51_heads.ipynb #d3705ca2
 def attention_modules(model, family:str) -> list:
@@ -244,15 +250,24 @@ def field_ranks(q:torch.Tensor, # (H, L, dh) queries as the logits use them (bia
     return out
 
 class _Layer:
-    "Everything measured at one layer: per-text field ranks, and query/key moments for the hidden-state metric."
-    def __init__(self, w:dict, randoms:list):
-        self.w, self.randoms = w, randoms
+    "One layer's per-text field ranks, query/key moments, raw-kernel energies; no weights kept across texts."
+    def __init__(self, maps): # maps() -> [learned, *random]: `qk_weights` dicts, rebuilt on each call
+        self.maps, self.raw = maps, None
+    def _start(self, ws:list):
+        w = ws[0]
+        self.shape = dict(n_heads=w['Wq'].shape[0], n_kv_heads=w['Wk'].shape[0], d_head=w['Wq'].shape[1],
+                          d_model=w['Wq'].shape[2], causal=w['causal'])
+        self.rep = w['Wq'].shape[0] // w['Wk'].shape[0]
+        # raw kernels: (H, dh) energies per map, from d_h × d_h Gram matrices
+        self.raw = [core_energies(v['Wq'] @ v['Wq'].mT, (v['Wk'] @ v['Wk'].mT).repeat_interleave(self.rep, 0))
+                    for v in ws]
         # per map: list over texts of dicts (H,)
-        self.fields = [[] for _ in range(1 + len(randoms))]
-        n = 1 + len(randoms)
-        self.mq, self.mk = [_Moments() for _ in range(n)], [_Moments() for _ in range(n)]
+        self.fields = [[] for _ in ws]
+        self.mq, self.mk = [_Moments() for _ in ws], [_Moments() for _ in ws]
     def add(self, x:torch.Tensor, rope=None): # x (L, d) float64
-        for i, w in enumerate([self.w] + self.randoms):
+        ws = self.maps()
+        if self.raw is None: self._start(ws)
+        for i, w in enumerate(ws):
             # (H, L, dh), (Hkv, L, dh), no bias
             q0, k0 = project(w['Wq'], x), project(w['Wk'], x)
             self.mq[i].add(q0); self.mk[i].add(k0)
@@ -265,10 +280,8 @@ class _Layer:
     def result(self) -> list:
         "Per map (learned first, then the random draws): {object: {statistic: (H,)}}."
         out = []
-        for i, w in enumerate([self.w] + self.randoms):
-            rep = w['Wq'].shape[0] // w['Wk'].shape[0]
-            raw = core_energies(w['Wq'] @ w['Wq'].mT, (w['Wk'] @ w['Wk'].mT).repeat_interleave(rep, 0))
-            met = core_energies(self.mq[i].cov(), self.mk[i].cov().repeat_interleave(rep, 0))
+        for i, raw in enumerate(self.raw):
+            met = core_energies(self.mq[i].cov(), self.mk[i].cov().repeat_interleave(self.rep, 0))
             f = {s: torch.stack([t[s] for t in self.fields[i]]).median(0).values for s in self.fields[i][0]}
             out.append(dict(kernel_raw=spectrum_ranks(raw), kernel_metric=spectrum_ranks(met), field=f))
         return out
@@ -383,21 +396,19 @@ def measure_model(model, tokenizer, family:str, texts:list, # strings or token-i
     ids = encode(tokenizer, texts, max_tokens, context_length(cfg))
     mods = attention_modules(model, family)
     layers = {}
+    def maps(l): # float64 Q/K maps of layer l, learned then random, made when the layer runs and then let go
+        w = qk_weights(mods[l], family, cfg)
+        return [w] + random_maps(w, draws, seed, l)
     def on_layer(l, x, rope):
-        if l not in layers:
-            w = qk_weights(mods[l], family, cfg)
-            layers[l] = _Layer(w, random_maps(w, draws, seed, l))
+        if l not in layers: layers[l] = _Layer(lambda: maps(l))
         layers[l].add(x, rope)
     _run(model, family, ids, on_layer, progress)
     # layer → map → object → stat → (H,)
     per = [layers[l].result() for l in range(len(mods))]
     tab = lambda i: {o: {s: torch.stack([p[i][o][s] for p in per]).tolist() for s in per[0][i][o]}
                      for o in per[0][i]}
-    w0 = layers[0].w
     return dict(model=name or getattr(cfg, '_name_or_path', '') or cfg.model_type, family=family, n_layers=len(mods),
-                n_heads=w0['Wq'].shape[0], n_kv_heads=w0['Wk'].shape[0], d_head=w0['Wq'].shape[1],
-                d_model=w0['Wq'].shape[2], causal=w0['causal'],
-                lengths=[x.shape[1] for x in ids], draws=draws, seed=seed, learned=tab(0),
+                **layers[0].shape, lengths=[x.shape[1] for x in ids], draws=draws, seed=seed, learned=tab(0),
                 random=[tab(i) for i in range(1, draws + 1)], seconds=time.perf_counter() - t0)
 
 @torch.no_grad()
@@ -428,13 +439,23 @@ def tiny_model(family:str, # 'bert', 'gpt2' or 'llama'
                vocab_size:int=30522, # the packaged MiniLM tokenizer's vocabulary, so that real text can be fed
                seed:int=0, dtype=torch.float64,
               ):
-    "A tiny randomly initialised model of `family`, built offline from a config (no download), eager attention."
+    "A tiny random model of `family` (biases drawn too), built offline from a config, eager attention."
     from transformers import AutoConfig, AutoModel
     if family not in TINY: raise ValueError(f"family must be one of {', '.join(TINY)}, got {family!r}")
     kw = dict(TINY[family]); mt = kw.pop('model_type')
     cfg = AutoConfig.for_model(mt, vocab_size=vocab_size, **kw)
     torch.manual_seed(seed)
-    with _quiet(): return AutoModel.from_config(cfg, attn_implementation='eager', dtype=dtype).eval()
+    with _quiet(): m = AutoModel.from_config(cfg, attn_implementation='eager', dtype=dtype).eval()
+    return random_biases(m, seed=seed)
+
+def random_biases(model, std:float=.1, # about the spread of a projection's output at init (0.02·√32)
+                  seed:int=0):
+    "Draw every bias of `model` from N(0, std²) in place (transformers' zeros would hide bias bugs)."
+    g = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for n, p in model.named_parameters():
+            if n.endswith('bias'): p.copy_(torch.randn(p.shape, generator=g, dtype=torch.float64) * std)
+    return model
 
 # %% ../nbs/51_heads.ipynb #221ccdfa
 OBJECTS = {'kernel_raw': 'kernel, raw coordinates', 'kernel_metric': 'kernel, hidden-state metric',

@@ -189,6 +189,11 @@ def real_heads_claims(res:dict, # `measure_heads` record
     out.append(claim(T, 'as published (a kernel read off the weights: raw coordinates), the learned kernels lie in '
                         'the causal-LM range 0.30–0.60 of d_head at the median', .30 <= k_raw <= .60,
                      f"median {k_raw:.2f} raw; {k_met:.2f} in the hidden-state metric"))
+    kw = [med(x) / dh for x in curve['metric_e90']]
+    out.append(claim(T, "in the hidden-state metric the learned kernels lie in the causal-LM range 0.30–0.60 of "
+                        "d_head at the median, on the shipped sentences and on the prose windows of every length",
+                     .30 <= k_met <= .60 and all(.30 <= v <= .60 for v in kw),
+                     f"sentences {k_met:.3f}; windows " + ', '.join(f"{k}: {v:.3f}" for k, v in zip(n, kw))))
     f, kr, km = (np.asarray(L[o]['e90']) for o in ('field', 'kernel_raw', 'kernel_metric'))
     out.append(claim(T, "every head's field needs fewer 90% components than its raw kernel, and the median head "
                         "fewer than its kernel in the hidden-state metric", (f < kr).all() and med(f) < med(km),
