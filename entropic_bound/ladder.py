@@ -328,11 +328,13 @@ def rung_claims(static:list, capacity:list, betas=(1, 4, 16)) -> list:
             out += [claim(THEOREM, f'{name}: no static map reaches the Bayes risk (unexplained share > 3 s.e., '
                           'every teacher)', all(m['unexplained'] > 3 * m['se'] for m in ms),
                           'shares ' + per_teacher(ms, lambda m: f"{m['unexplained']:.3f}±{m['se']:.3f}")),
-                    claim(THEOREM, f"{name}: the static estimate misses k (no counting estimator reads k, or "
-                          "softmax's inverse is undefined)",
-                          all(r is None or all(r[e] != k for e in COUNTS) for r in rd),
-                          'counts ' + per_teacher(rd, lambda r: 'inverse undefined' if r is None else
-                                                  '/'.join(str(r[e]) for e in COUNTS)))]
+                    claim(THEOREM, f"{name}: the static estimate misses k (no counting estimator reads k on M̂, "
+                          "nor through softmax's inverse where it is defined)",
+                          all(all(m['raw'][e] != k for e in COUNTS) for m in ms)
+                          and all(r is None or all(r[e] != k for e in COUNTS) for r in rd),
+                          'raw counts ' + per_teacher(ms, lambda m: '/'.join(str(m['raw'][e]) for e in COUNTS))
+                          + ('' if 'softmax' not in p[0] else '; through the inverse ' + per_teacher(
+                              rd, lambda r: 'undefined' if r is None else '/'.join(str(r[e]) for e in COUNTS))))]
             continue
         res = max(m['residual'] for m in ms)
         how = " through softmax's inverse" if 'softmax' in p[0] else ''
