@@ -89,9 +89,11 @@ def _make_executor(workers, ray, gpus_per_task, threads):
     if gpus_per_task is not None and ray is None: raise ValueError("gpus_per_task needs the Ray executor (--ray)")
     if workers is not None: return ProcessExecutor(workers, threads)
     if ray is None: return SerialExecutor()
-    ex = RayExecutor(None if ray in ('', 'local') else ray, 1. if gpus_per_task is None else gpus_per_task, threads or 1)
+    gpus = 1. if gpus_per_task is None else gpus_per_task
+    ex = RayExecutor(None if ray in ('', 'local') else ray, gpus, threads or 1)
     try: ex._start()
-    except Exception as e: raise ValueError(f"cannot start or reach Ray at {ray!r}: {type(e).__name__}: {e}") from None
+    except Exception as e:
+        raise ValueError(f"cannot start or reach Ray at {ray!r}: {type(e).__name__}: {e}") from None
     return ex
 
 def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else paper on CUDA, quick otherwise)
@@ -100,14 +102,14 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
               out=None, # results folder (default: $EB_RESULTS or ./results)
               force:bool=False, # recompute records that exist
               progress:bool=True, # print one line per experiment
-              threads:int=None, # torch CPU threads here, and per worker (default min(2, cores); per worker cores // N)
+              threads:int=None, # torch CPU threads (default min(2, cores)); with workers, per worker (cores // N)
               workers:int=None, # run configs on this many local worker processes
-              ray:str=None, # run configs as Ray tasks: 'local' (start an instance), 'auto' (a running cluster), or an address
+              ray:str=None, # Ray tasks: 'local' (Ray's default), 'auto' (a running cluster), or an address
               gpus_per_task:float=None, # with `ray` on CUDA: the GPU share each task asks for (default 1)
              ) -> Path:
     "Run the chosen experiments through the results cache, draw their figures and write the report; returns its path."
     import torch
-    try:                                                   # every argument is checked before any experiment runs
+    try:                                              # every argument is checked before any experiment runs
         only, scale, dev = _parse_only(only), get_scale(scale), default_device(device)
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
             raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
@@ -136,39 +138,42 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
     except KeyboardInterrupt:
         if progress: print(flush=True)
         raise Interrupted(f"interrupted during {name} after {time.perf_counter() - t_all:.0f} s; finished: "
-                          f"{', '.join(results) or 'none'}; records computed in this run: {cache.counts['computed']}, stored in "
-                          f"{cache.root}; run the same command again to resume from them") from None
+                          f"{', '.join(results) or 'none'}; records computed in this run: "
+                          f"{cache.counts['computed']}, stored in {cache.root}; "
+                          "run the same command again to resume from them") from None
     finally: cache.close()
     return write_report(results, cache, seconds, records)
 
 # %% ../nbs/90_cli.ipynb #6106131b
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog='eb-reproduce',
-                                description='Reproduce every experiment and figure of entropic-bound and report each claim.')
-    p.add_argument('--scale', choices=SCALES, default=None, help='experiment sizes (default: $EB_SCALE, else paper on CUDA, '
-                                                                  'quick otherwise)')
-    p.add_argument('--device', default=None, help="'auto', 'cpu', 'cuda' or 'cuda:N' (default: $EB_DEVICE, else auto)")
+    p = argparse.ArgumentParser(prog='eb-reproduce', description='Reproduce every experiment and figure of '
+                                'entropic-bound and report each claim.')
+    p.add_argument('--scale', choices=SCALES, default=None,
+                   help='experiment sizes (default: $EB_SCALE, else paper on CUDA, quick otherwise)')
+    p.add_argument('--device', default=None,
+                   help="'auto', 'cpu', 'cuda' or 'cuda:N' (default: $EB_DEVICE, else auto)")
     p.add_argument('--only', default=None, help=f"comma-separated subset of: {','.join(THEOREMS)}")
     p.add_argument('--out', default=None, help='results folder (default: $EB_RESULTS or ./results)')
     p.add_argument('--force', action='store_true', help='recompute records that already exist')
     p.add_argument('--threads', type=int, default=None,
                    help='torch CPU threads (default: min(2, cores); with --workers, per worker: cores // N)')
     g = p.add_mutually_exclusive_group()
-    g.add_argument('--workers', type=int, default=None, metavar='N', help='run configs on N local worker processes')
+    g.add_argument('--workers', type=int, default=None, metavar='N',
+                   help='run configs on N local worker processes')
     g.add_argument('--ray', nargs='?', const='local', default=None, metavar='ADDRESS',
-                   help="run configs as Ray tasks: alone, a local instance; 'auto', the cluster of `ray start --head`; "
-                        "or an address (needs the [cluster] extra)")
+                   help="run configs as Ray tasks: alone, Ray's default (a local instance); 'auto', the cluster "
+                        "of `ray start --head`; or an address (needs the [cluster] extra)")
     p.add_argument('--gpus-per-task', type=float, default=None, metavar='F',
                    help='with --ray on CUDA: the GPU share of each task (default 1; 0.25 packs four on a GPU)')
     return p
 
 def main(argv:list=None) -> int:
-    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force] [--threads N] [--workers N | --ray [ADDR]]."
+    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force] [--workers N | --ray [A]]."
     a = _parser().parse_args(argv)
     try:
-        path = reproduce(a.scale, a.device, a.only, a.out, a.force, threads=a.threads, workers=a.workers, ray=a.ray,
-                         gpus_per_task=a.gpus_per_task)
-    except UsageError as e:                              # only argument errors are one line; any other error is a bug
+        path = reproduce(a.scale, a.device, a.only, a.out, a.force, threads=a.threads, workers=a.workers,
+                         ray=a.ray, gpus_per_task=a.gpus_per_task)
+    except UsageError as e:                         # only argument errors are one line; any other error is a bug
         print(f"eb-reproduce: error: {e}", file=sys.stderr); return 2
     except KeyboardInterrupt as e:
         print(f"eb-reproduce: {e or 'interrupted: run the same command again to resume from the cache'}",

@@ -84,7 +84,7 @@ def _read_record(p:Path):
 
 # %% ../nbs/04_experiment.ipynb #5e1f0c2a
 class ExperimentError(RuntimeError):
-    "A config whose function raised where an executor ran it: the experiment, the config and the worker's traceback."
+    "A config that raised in a worker: the experiment, the config and the worker's traceback."
     def __init__(self, experiment:str, config:dict, tb:str, failed:int=1, total:int=1):
         super().__init__(f"{experiment}: {failed} of {total} configs failed (the others are stored); the first, "
                          f"config {json.dumps(jsonable(config), sort_keys=True)}, raised in a worker:\n{tb}")
@@ -119,7 +119,8 @@ class SerialExecutor:
             t0 = time.perf_counter()
             try: metrics = fn(dict(c))
             except Exception as e:
-                if hasattr(e, 'add_note'): e.add_note(f"(raised on config {json.dumps(jsonable(c), sort_keys=True)})")
+                if hasattr(e, 'add_note'):
+                    e.add_note(f"(raised on config {json.dumps(jsonable(c), sort_keys=True)})")
                 raise
             yield i, ('ok', metrics, time.perf_counter() - t0)
     def close(self): pass
@@ -156,7 +157,7 @@ class ProcessExecutor:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 for f in done: yield futs[f], f.result()
-        except BaseException:                        # Ctrl-C, a broken pool, or the consumer stopped: stop the workers
+        except BaseException:                        # Ctrl-C, a broken pool, or the consumer stopped: stop workers
             self.close(kill=True); raise
     def close(self, kill:bool=False):
         "Shut the pool down (`kill`: terminate running workers instead of waiting for them)."
@@ -172,23 +173,31 @@ class ProcessExecutor:
 class RayExecutor:
     "Each config a Ray task on a cluster (or a local instance); records return to this process, which writes them."
     name = 'ray'
-    def __init__(self, address:str=None, # 'auto' (a running cluster), 'ray://host:10001', or None (start a local instance)
+    def __init__(self, address:str=None, # 'auto' (a running cluster), 'ray://host:10001', None (Ray's default)
                  gpus_per_task:float=1., # GPU share per task on CUDA (fractions pack several configs on one GPU)
                  cpus_per_task:int=1, # CPU cores per task; also its torch thread count
                 ):
         try: import ray
         except ImportError:
             raise ValueError("the Ray executor needs Ray: pip install 'entropic-bound[cluster]'") from None
-        _check_count(gpus_per_task, 'gpus_per_task', lo=0, integer=False); _check_count(cpus_per_task, 'cpus_per_task')
+        _check_count(gpus_per_task, 'gpus_per_task', lo=0, integer=False)
+        _check_count(cpus_per_task, 'cpus_per_task')
         self.address, self.gpus_per_task, self.cpus_per_task = address, float(gpus_per_task), int(cpus_per_task)
         self._ray, self._started = ray, False
     def accepts(self, fn) -> bool: return True     # Ray's cloudpickle sends closures too
     def _start(self):
         ray = self._ray
-        if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
-                     runtime_env={'env_vars': {'PYTHONWARNINGS': 'ignore'}} if self.address is None else None)
-            self._started = True
+        for attempt in (1, 2):
+            if ray.is_initialized(): break
+            try: ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+            except Exception as e:                   # a local node must start within Ray's fixed timeouts
+                ray.shutdown()
+                slow = self.address is None and 'timed out during startup' in str(e)
+                if slow and attempt == 2 and hasattr(e, 'add_note'):
+                    e.add_note("Ray's local node did not start in time, twice (a busy machine: "
+                               "ray-project/ray#65983); start one with `ray start --head` and use the address 'auto'")
+                if attempt == 2 or not slow: raise
+            else: self._started = True
         return ray.remote(_execute)
     def map(self, fn, configs:list, device=None):
         "Yield (index, outcome) as each task finishes; on CUDA each task asks for `gpus_per_task` of a GPU."
@@ -221,12 +230,12 @@ class ResultsCache:
                  scale:str=None, # experiment scale; records go to <root>/<scale>
                  device=None, # where experiments run ('auto', 'cpu', 'cuda')
                  force:bool=False, # recompute (and overwrite) records that exist
-                 executor=None, # where configs run: `SerialExecutor()` (default), `ProcessExecutor(n)`, `RayExecutor()`
+                 executor=None, # where configs run: SerialExecutor() (default), ProcessExecutor(n), RayExecutor()
                 ):
         self.scale, self.device, self.force = get_scale(scale), default_device(device), force
         self.executor = executor or SerialExecutor()
         if not callable(getattr(self.executor, 'map', None)):
-            raise TypeError(f"executor must have a map(fn, configs, device) method, got {type(executor).__name__}")
+            raise TypeError(f"executor must have a map(fn, configs, device) method, got {executor!r}")
         self.counts = dict(cached=0, computed=0)            # records read from disk / computed, since creation
         self.root = results_root(root) / self.scale
         try: self.root.mkdir(parents=True, exist_ok=True)
@@ -272,7 +281,7 @@ class ResultsCache:
             ex = SerialExecutor()
         first = [ix[0] for ix in todo.values()]
         outcomes = ex.map(fn, [configs[i] for i in first], self.device)
-        failed = []                                            # a failure stops nothing: the others are stored first
+        failed = []                                   # a failure stops nothing: the others are stored first
         try:
             for j, out in outcomes:
                 i = first[j]
@@ -280,7 +289,8 @@ class ResultsCache:
                 rec = self.put(experiment, configs[i], out[1], out[2]); self.counts['computed'] += 1
                 for k in todo[config_key(experiment, configs[i])]: recs[k] = rec
         finally: outcomes.close()
-        if failed: raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))
+        if failed:
+            raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))
         return recs
     def records(self, experiment:str) -> list:
         "Every readable stored record of an experiment (unreadable files are skipped with a warning)."

@@ -69,7 +69,7 @@ def singular_values(M, # matrix or batch of matrices `(..., m, n)`, tensor or ar
         return _chunked(torch.linalg.svdvals, M.detach().cpu())
 
 def _times_pow2(x:torch.Tensor, e:torch.Tensor) -> torch.Tensor:
-    "x·2^e, exact unless the result itself leaves float64's range; in steps, since 2^e alone may not exist (|e| ≤ 2400)."
+    "x·2^e, exact unless the result leaves float64's range; in steps, as 2^e alone may not exist (|e| ≤ 2400)."
     e = e.to(x.device)
     for _ in range(4):
         step = e.clamp(-600, 600)
@@ -131,7 +131,7 @@ def numerical_rank(M, # matrix or batch `(..., m, n)`
     "Number of singular values above `max(atol, rtol · σ₁)` (the `torch.linalg.matrix_rank` convention)."
     rtol, atol = _check_nonneg(rtol, 'rtol'), _check_nonneg(atol, 'atol')
     M = as_matrix(M)
-    s, e = _scaled_singular_values(M)                      # σ·2^e: no σ₁ = inf for entries near the float64 maximum
+    s, e = _scaled_singular_values(M)                # σ·2^e: no σ₁ = inf for entries near float64's maximum
     if rtol is None: rtol = 0. if (atol or 0) > 0 else max(M.shape[-2:]) * torch.finfo(M.dtype).eps
     tol = torch.maximum(rtol * s[..., :1], _times_pow2(torch.full_like(s[..., :1], atol or 0.), e[..., None]))
     return _scalar((s > tol).sum(-1))
@@ -171,7 +171,9 @@ def gavish_donoho_rank(M, # matrix or batch `(..., m, n)`
     s, e = _scaled_singular_values(M)                      # σ·2^e; the thresholds are scaled alike
     if sigma is None: tol = gd_omega(beta) * s.median(-1, keepdim=True).values if s.shape[-1] % 2 else \
                             gd_omega(beta) * s.quantile(.5, dim=-1, keepdim=True)
-    else: tol = _times_pow2(torch.full_like(s[..., :1], gd_lambda(beta) * math.sqrt(max(m, n)) * sigma), e[..., None])
+    else:
+        tol = gd_lambda(beta) * math.sqrt(max(m, n)) * sigma
+        tol = _times_pow2(torch.full_like(s[..., :1], tol), e[..., None])
     roundoff = max(m, n) * torch.finfo(M.dtype).eps * s[..., :1]   # never count singular values below round-off
     return _scalar((s > torch.maximum(torch.as_tensor(tol, dtype=s.dtype), roundoff)).sum(-1))
 
@@ -215,7 +217,8 @@ def spectral_tail(M, # matrix or batch `(..., m, n)`
     "Σ_{i>r} σ_i², the squared error of the best rank-`r` approximation."
     M = as_matrix(M)
     q = min(M.shape[-2:])
-    if isinstance(r, torch.Tensor) and r.ndim == 0 and not (r.dtype == torch.bool or r.is_floating_point()): r = r.item()
+    if isinstance(r, torch.Tensor) and r.ndim == 0 and not (r.dtype == torch.bool or r.is_floating_point()):
+        r = r.item()
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r <= q:
         raise ValueError(f"r must be an integer in [0, min(m, n)] = [0, {q}], got {r!r}")
     s, e = _scaled_singular_values(M)
