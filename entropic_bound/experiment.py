@@ -187,16 +187,16 @@ class RayExecutor:
     def accepts(self, fn) -> bool: return True     # Ray's cloudpickle sends closures too
     def _start(self):
         ray = self._ray
-        for attempt in (1, 2):
+        for attempt in (1, 2, 3):
             if ray.is_initialized(): break
             try: ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
             except Exception as e:                   # a local node must start within Ray's fixed timeouts
                 ray.shutdown()
                 slow = self.address is None and 'timed out during startup' in str(e)
-                if slow and attempt == 2 and hasattr(e, 'add_note'):
-                    e.add_note("Ray's local node did not start in time, twice (a busy machine: "
+                if slow and attempt == 3 and hasattr(e, 'add_note'):
+                    e.add_note("Ray's local node did not start in time, three times (a busy machine: "
                                "ray-project/ray#65983); start one with `ray start --head` and use the address 'auto'")
-                if attempt == 2 or not slow: raise
+                if attempt == 3 or not slow: raise
             else: self._started = True
         return ray.remote(_execute)
     def map(self, fn, configs:list, device=None):
