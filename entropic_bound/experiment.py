@@ -181,6 +181,7 @@ class RayExecutor:
         except ImportError:
             raise ValueError("the Ray executor needs Ray: pip install 'entropic-bound[cluster]'") from None
         _check_count(gpus_per_task, 'gpus_per_task', lo=0, integer=False)
+        if not gpus_per_task > 0: raise ValueError(f"gpus_per_task must be > 0 (a GPU share), got {gpus_per_task!r}")
         _check_count(cpus_per_task, 'cpus_per_task')
         self.address, self.gpus_per_task, self.cpus_per_task = address, float(gpus_per_task), int(cpus_per_task)
         self._ray, self._started = ray, False
@@ -203,6 +204,8 @@ class RayExecutor:
         "Yield (index, outcome) as each task finishes; on CUDA each task asks for `gpus_per_task` of a GPU."
         ray, task = self._ray, self._start()
         gpus = self.gpus_per_task if torch.device(device or 'cpu').type == 'cuda' else 0
+        if gpus and not ray.cluster_resources().get('GPU', 0):   # a task asking for a GPU would wait forever
+            raise ValueError(f"device {device} asks each Ray task for a GPU share, but the cluster has no GPU")
         task = task.options(num_cpus=self.cpus_per_task, num_gpus=gpus, max_retries=0)
         fn_ref = ray.put(fn)
         refs = {task.remote(fn_ref, dict(c), self.cpus_per_task): i for i, c in enumerate(configs)}
