@@ -26,7 +26,7 @@ def _atomic_write(path:Path, text:str):
 def _records_line(n:dict) -> str:
     "How many of a section's records came from the cache."
     if not n or not (n['cached'] + n['computed']): return ''
-    return f"; {n['cached'] + n['computed']} records, {n['cached']} from the cache, {n['computed']} computed"
+    return f"; {n['cached'] + n['computed']} records asked for: {n['cached']} from the cache, {n['computed']} computed"
 
 def write_report(results:dict, # {experiment: list of Claim}
                  cache:ResultsCache,

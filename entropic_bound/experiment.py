@@ -4,7 +4,7 @@
 
 # %% ../nbs/04_experiment.ipynb #3cde27de
 from __future__ import annotations
-import os, json, time, hashlib, tempfile, random, pickle, signal, traceback, warnings, multiprocessing
+import os, json, time, hashlib, tempfile, random, pickle, signal, threading, traceback, warnings, multiprocessing
 from concurrent.futures import ProcessPoolExecutor, wait, FIRST_COMPLETED
 from dataclasses import dataclass, asdict
 from pathlib import Path
@@ -151,7 +151,11 @@ class ProcessExecutor:
     def map(self, fn, configs:list, device=None):
         "Yield (index, outcome of `_execute`) as each config finishes."
         pool, blob = self._start(), pickle.dumps(fn)
-        futs = {pool.submit(_execute, blob, dict(c)): i for i, c in enumerate(configs)}
+        main = threading.current_thread() is threading.main_thread()   # submit spawns the workers: they inherit
+        sigint = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None   # an ignored Ctrl-C from birth
+        try: futs = {pool.submit(_execute, blob, dict(c)): i for i, c in enumerate(configs)}
+        finally:
+            if main: signal.signal(signal.SIGINT, sigint)
         try:
             pending = set(futs)
             while pending:
@@ -181,7 +185,8 @@ class RayExecutor:
         except ImportError:
             raise ValueError("the Ray executor needs Ray: pip install 'entropic-bound[cluster]'") from None
         _check_count(gpus_per_task, 'gpus_per_task', lo=0, integer=False)
-        if not gpus_per_task > 0: raise ValueError(f"gpus_per_task must be > 0 (a GPU share), got {gpus_per_task!r}")
+        if not gpus_per_task > 0:
+            raise ValueError(f"gpus_per_task must be > 0 (a GPU share), got {gpus_per_task!r}")
         _check_count(cpus_per_task, 'cpus_per_task')
         self.address, self.gpus_per_task, self.cpus_per_task = address, float(gpus_per_task), int(cpus_per_task)
         self._ray, self._started = ray, False
