@@ -29,6 +29,7 @@ lic = licenses.get(cfg['license'].lower(), (cfg['license'], None))
 dev_requirements = (cfg.get('dev_requirements') or '').split()
 real_requirements = (cfg.get('real_requirements') or '').split()
 docs_requirements = (cfg.get('docs_requirements') or '').split()
+cluster_requirements = (cfg.get('cluster_requirements') or '').split()
 
 package_data = dict()
 pkg_data = cfg.get('package_data', None)
@@ -49,7 +50,8 @@ setuptools.setup(
     packages = setuptools.find_packages(),
     include_package_data = True,
     install_requires = requirements,
-    extras_require={ 'dev': dev_requirements, 'real': real_requirements, 'docs': docs_requirements },
+    extras_require={ 'dev': dev_requirements, 'real': real_requirements, 'docs': docs_requirements,
+                     'cluster': cluster_requirements },
     dependency_links = cfg.get('dep_links','').split(),
     python_requires  = '>=' + cfg['min_python'],
     long_description = open('README.md', encoding='utf-8').read(),

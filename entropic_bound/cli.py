@@ -6,14 +6,16 @@
 from __future__ import annotations
 import argparse, html, importlib, os, sys, tempfile, time
 from pathlib import Path
-from .experiment import ResultsCache, SCALES, get_scale, default_device, jsonable
+from .experiment import (ResultsCache, SCALES, get_scale, default_device, jsonable, SerialExecutor,
+                                       ProcessExecutor, RayExecutor)
 
 # %% auto #0
-__all__ = ['THEOREMS', 'write_report', 'reproduce', 'main']
+__all__ = ['THEOREMS', 'write_report', 'UsageError', 'Interrupted', 'reproduce', 'main']
 
 # %% ../nbs/90_cli.ipynb #8e4144de
 THEOREMS = {'linear_bound': 'Theorem 1: the linear bound', 'ladder': 'Theorem 2: the ladder',
-            'attention_rank': 'Theorem 3: the attention-native rank', 'frontier': 'Theorem 4: the predictability frontier',
+            'attention_rank': 'Theorem 3: the attention-native rank',
+            'frontier': 'Theorem 4: the predictability frontier',
             'real_heads': 'Beyond the paper: real heads (needs the [real] extra)'}
 
 def _atomic_write(path:Path, text:str):
@@ -21,25 +23,42 @@ def _atomic_write(path:Path, text:str):
     with os.fdopen(fd, 'w') as f: f.write(text)
     os.replace(tmp, path)
 
+def _records_line(n:dict) -> str:
+    "How many of a section's records came from the cache."
+    if not n or not (n['cached'] + n['computed']): return ''
+    return f"; {n['cached'] + n['computed']} records asked for: {n['cached']} from the cache, {n['computed']} computed"
+
 def write_report(results:dict, # {experiment: list of Claim}
-                 cache:ResultsCache, seconds:dict) -> Path:
+                 cache:ResultsCache,
+                 seconds:dict, # {experiment: wall seconds}
+                 records:dict=None, # {experiment: {'cached': n, 'computed': n}}
+                ) -> Path:
     "Write report.md and report.html (claims, verdicts, figures) next to the cache's records; return the Markdown path."
+    records = records or {}
     figs = sorted((cache.root / 'figures').glob('*.png'))
     n_all = sum(len(c) for c in results.values()); n_ok = sum(c.holds for cl in results.values() for c in cl)
-    md = [f"# entropic-bound: reproduction report ({cache.scale} scale, {cache.device})", '',
-          f"{n_ok} of {n_all} claims hold; each row is a statement a notebook makes, with what this run measured.", '']
-    h = [f"<html><head><meta charset='utf-8'><title>entropic-bound report</title><style>body{{font-family:sans-serif;max-width:1100px;margin:auto}}"
-         "td,th{border:1px solid #ccc;padding:4px;vertical-align:top}table{border-collapse:collapse}.no{color:#b00;font-weight:bold}.ok{color:#070}</style></head><body>",
-         f"<h1>entropic-bound: reproduction report ({cache.scale} scale, {html.escape(str(cache.device))})</h1><p>{n_ok} of {n_all} claims hold.</p>"]
+    tot = {k: sum(r[k] for r in records.values()) for k in ('cached', 'computed')}
+    head = f"entropic-bound: reproduction report ({cache.scale} scale, {cache.device})"
+    ran = (f"Run with the {cache.executor!r} executor{_records_line(tot)}." if records else '')
+    md = [f"# {head}", '', f"{n_ok} of {n_all} claims hold; each row is a statement a notebook makes, with what this "
+          f"run measured. {ran}", '']
+    h = ["<html><head><meta charset='utf-8'><title>entropic-bound report</title><style>"
+         "body{font-family:sans-serif;max-width:1100px;margin:auto}"
+         "td,th{border:1px solid #ccc;padding:4px;vertical-align:top}table{border-collapse:collapse}"
+         ".no{color:#b00;font-weight:bold}.ok{color:#070}</style></head><body>",
+         f"<h1>{html.escape(head)}</h1><p>{n_ok} of {n_all} claims hold. {html.escape(ran)}</p>"]
     for name, claims in results.items():
-        md += [f"## {THEOREMS[name]}", '', f"{len(claims)} claims, run in {seconds[name]:.0f} s." if claims else 'Skipped (the [real] extra is not installed).', '']
-        h.append(f"<h2>{html.escape(THEOREMS[name])}</h2>")
+        line = (f"{len(claims)} claims, run in {seconds[name]:.0f} s{_records_line(records.get(name))}." if claims
+                else 'Skipped (the [real] extra is not installed).')
+        md += [f"## {THEOREMS[name]}", '', line, '']
+        h.append(f"<h2>{html.escape(THEOREMS[name])}</h2><p>{html.escape(line)}</p>")
         if claims:
             md += ['| verdict | claim | measured |', '|---|---|---|']
-            md += [f"| {'holds' if c.holds else '**disagrees**'} | {c.statement} | {c.measured} |".replace('\n', ' ') for c in claims]
+            md += [f"| {'holds' if c.holds else '**disagrees**'} | {c.statement} | {c.measured} |".replace('\n', ' ')
+                   for c in claims]
             h.append('<table><tr><th>verdict</th><th>claim</th><th>measured</th></tr>' + ''.join(
-                f"<tr><td class='{'ok' if c.holds else 'no'}'>{'holds' if c.holds else 'disagrees'}</td><td>{html.escape(c.statement)}</td>"
-                f"<td>{html.escape(c.measured)}</td></tr>" for c in claims) + '</table>')
+                f"<tr><td class='{'ok' if c.holds else 'no'}'>{'holds' if c.holds else 'disagrees'}</td>"
+                f"<td>{html.escape(c.statement)}</td><td>{html.escape(c.measured)}</td></tr>" for c in claims) + '</table>')
         mine = [f for f in figs if f.name.startswith(name)]
         md += [''] + [f"![{f.stem}](figures/{f.name})" for f in mine] + ['']
         h += [f"<p><img src='figures/{f.name}' style='max-width:100%' alt='{f.stem}'></p>" for f in mine]
@@ -48,54 +67,117 @@ def write_report(results:dict, # {experiment: list of Claim}
     return cache.root / 'report.md'
 
 # %% ../nbs/90_cli.ipynb #8ab62d40
-def reproduce(scale:str=None, # 'quick' or 'paper' (default: paper on CUDA, quick otherwise)
-              device='auto', # 'auto', 'cpu', 'cuda'
-              only:list=None, # experiments to run (default: all of THEOREMS)
+class UsageError(ValueError):
+    "A bad argument (or environment variable) of `reproduce`: reported in one line, before any experiment runs."
+
+class Interrupted(KeyboardInterrupt):
+    "Ctrl-C during `reproduce`: says what had finished and how to resume."
+
+def _parse_only(only) -> list:
+    "Experiment names, in order, without blanks or repeats."
+    if only is None: return list(THEOREMS)
+    names = [o.strip() for o in (only.split(',') if isinstance(only, str) else only)]
+    names = list(dict.fromkeys(o for o in names if o))
+    if not names: raise ValueError(f"no experiment named: choose from {', '.join(THEOREMS)}")
+    unknown = [o for o in names if o not in THEOREMS]
+    if unknown: raise ValueError(f"unknown experiment {', '.join(unknown)}: choose from {', '.join(THEOREMS)}")
+    return names
+
+def _make_executor(workers, ray, gpus_per_task, threads):
+    "The executor the arguments ask for (started, so that a bad Ray address is an argument error)."
+    if workers is not None and ray is not None: raise ValueError("choose --workers or --ray, not both")
+    if gpus_per_task is not None and ray is None: raise ValueError("gpus_per_task needs the Ray executor (--ray)")
+    if workers is not None: return ProcessExecutor(workers, threads)
+    if ray is None: return SerialExecutor()
+    gpus = 1. if gpus_per_task is None else gpus_per_task
+    ex = RayExecutor(None if ray in ('', 'local') else ray, gpus, threads or 1)
+    try: ex._start()
+    except Exception as e:
+        raise ValueError(f"cannot start or reach Ray at {ray!r}: {type(e).__name__}: {e}") from None
+    return ex
+
+def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else paper on CUDA, quick otherwise)
+              device=None, # 'auto', 'cpu', 'cuda' (default: $EB_DEVICE, else 'auto')
+              only:list=None, # experiments to run, a list or 'a,b' (default: all of THEOREMS)
               out=None, # results folder (default: $EB_RESULTS or ./results)
               force:bool=False, # recompute records that exist
               progress:bool=True, # print one line per experiment
-              threads:int=None, # torch CPU threads (default min(2, cores): two ran the quick scale 9% faster than one, BENCHMARKS.md)
+              threads:int=None, # torch CPU threads (default min(2, cores)); with workers, per worker (cores // N)
+              workers:int=None, # run configs on this many local worker processes
+              ray:str=None, # Ray tasks: 'local' (Ray's default), 'auto' (a running cluster), or an address
+              gpus_per_task:float=None, # with `ray` on CUDA: the GPU share each task asks for (default 1)
              ) -> Path:
     "Run the chosen experiments through the results cache, draw their figures and write the report; returns its path."
-    only = list(THEOREMS) if not only else list(only)
-    unknown = [o for o in only if o not in THEOREMS]
-    if unknown: raise ValueError(f"unknown experiment {', '.join(unknown)}: choose from {', '.join(THEOREMS)}")
-    scale, dev = get_scale(scale), default_device(device)
     import torch
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+    try:                                              # every argument is checked before any experiment runs
+        only, scale, dev = _parse_only(only), get_scale(scale), default_device(device)
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+        root = out or os.environ.get('EB_RESULTS') or 'results'
+        cache = ResultsCache(root, scale=scale, device=dev, force=force)
+        cache.executor = _make_executor(workers, ray, gpus_per_task, threads)
+    except ValueError as e: raise UsageError(str(e)) from None
     if dev.type == 'cpu': torch.set_num_threads(min(2, cores) if threads is None else threads)
-    cache = ResultsCache(out or os.environ.get('EB_RESULTS') or 'results', scale=scale, device=dev, force=force)
     import matplotlib
     if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
     from entropic_bound.experiment import set_style
     set_style()
-    results, seconds = {}, {}
-    for i, name in enumerate(only):
-        t0 = time.perf_counter()
-        if progress: print(f"[{i + 1}/{len(only)}] {name} ({scale}, {dev}) ...", end=' ', flush=True)
-        results[name] = importlib.import_module(f'entropic_bound.{name}').reproduce(cache)
-        seconds[name] = time.perf_counter() - t0
-        if progress: print(f"{sum(c.holds for c in results[name])}/{len(results[name])} claims hold, {seconds[name]:.0f} s" if results[name]
-                           else "skipped (install the [real] extra)", flush=True)
-    return write_report(results, cache, seconds)
+    results, seconds, records = {}, {}, {}
+    name, t_all = None, time.perf_counter()
+    try:
+        for i, name in enumerate(only):
+            t0, n0 = time.perf_counter(), dict(cache.counts)
+            if progress: print(f"[{i + 1}/{len(only)}] {name} ({scale}, {dev}) ...", end=' ', flush=True)
+            results[name] = importlib.import_module(f'entropic_bound.{name}').reproduce(cache)
+            seconds[name] = time.perf_counter() - t0
+            records[name] = {k: cache.counts[k] - n0[k] for k in n0}
+            if progress: print(f"{sum(c.holds for c in results[name])}/{len(results[name])} claims hold, "
+                               f"{seconds[name]:.0f} s" if results[name] else "skipped (install the [real] extra)",
+                               flush=True)
+    except KeyboardInterrupt:
+        if progress: print(flush=True)
+        raise Interrupted(f"interrupted during {name} after {time.perf_counter() - t_all:.0f} s; finished: "
+                          f"{', '.join(results) or 'none'}; records computed in this run: "
+                          f"{cache.counts['computed']}, stored in {cache.root}; "
+                          "run the same command again to resume from them") from None
+    finally: cache.close()
+    return write_report(results, cache, seconds, records)
 
 # %% ../nbs/90_cli.ipynb #6106131b
-def main(argv:list=None) -> int:
-    "Command line: eb-reproduce [--scale quick|paper] [--device auto|cpu|cuda] [--only a,b] [--out DIR] [--force] [--threads N]."
-    p = argparse.ArgumentParser(prog='eb-reproduce', description='Reproduce every experiment and figure of entropic-bound and report each claim.')
-    p.add_argument('--scale', choices=SCALES, default=None, help='experiment sizes (default: paper on CUDA, quick otherwise)')
-    p.add_argument('--device', default='auto', help="'auto', 'cpu', 'cuda' or 'cuda:N'")
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog='eb-reproduce', description='Reproduce every experiment and figure of '
+                                'entropic-bound and report each claim.')
+    p.add_argument('--scale', choices=SCALES, default=None,
+                   help='experiment sizes (default: $EB_SCALE, else paper on CUDA, quick otherwise)')
+    p.add_argument('--device', default=None,
+                   help="'auto', 'cpu', 'cuda' or 'cuda:N' (default: $EB_DEVICE, else auto)")
     p.add_argument('--only', default=None, help=f"comma-separated subset of: {','.join(THEOREMS)}")
     p.add_argument('--out', default=None, help='results folder (default: $EB_RESULTS or ./results)')
     p.add_argument('--force', action='store_true', help='recompute records that already exist')
-    p.add_argument('--threads', type=int, default=None, help='torch CPU threads (default: min(2, cores))')
-    a = p.parse_args(argv)
+    p.add_argument('--threads', type=int, default=None,
+                   help='torch CPU threads (default: min(2, cores); with --workers, per worker: cores // N)')
+    g = p.add_mutually_exclusive_group()
+    g.add_argument('--workers', type=int, default=None, metavar='N',
+                   help='run configs on N local worker processes')
+    g.add_argument('--ray', nargs='?', const='local', default=None, metavar='ADDRESS',
+                   help="run configs as Ray tasks: alone, Ray's default (a local instance); 'auto', the cluster "
+                        "of `ray start --head`; or an address (needs the [cluster] extra)")
+    p.add_argument('--gpus-per-task', type=float, default=None, metavar='F',
+                   help='with --ray on CUDA: the GPU share of each task (default 1; 0.25 packs four on a GPU)')
+    return p
+
+def main(argv:list=None) -> int:
+    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force] [--workers N | --ray [A]]."
+    a = _parser().parse_args(argv)
     try:
-        path = reproduce(a.scale, a.device, a.only.split(',') if a.only else None, a.out, a.force, threads=a.threads)
-    except ValueError as e:
+        path = reproduce(a.scale, a.device, a.only, a.out, a.force, threads=a.threads, workers=a.workers,
+                         ray=a.ray, gpus_per_task=a.gpus_per_task)
+    except UsageError as e:                         # only argument errors are one line; any other error is a bug
         print(f"eb-reproduce: error: {e}", file=sys.stderr); return 2
+    except KeyboardInterrupt as e:
+        print(f"eb-reproduce: {e or 'interrupted: run the same command again to resume from the cache'}",
+              file=sys.stderr); return 130
     print(f"report: {path} and {path.with_suffix('.html')}")
     return 0
 

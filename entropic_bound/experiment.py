@@ -4,7 +4,8 @@
 
 # %% ../nbs/04_experiment.ipynb #3cde27de
 from __future__ import annotations
-import os, json, time, hashlib, tempfile, random
+import os, json, time, hashlib, tempfile, random, pickle, signal, threading, traceback, warnings, multiprocessing
+from concurrent.futures import ProcessPoolExecutor, wait, FIRST_COMPLETED
 from dataclasses import dataclass, asdict
 from pathlib import Path
 import numpy as np
@@ -13,14 +14,18 @@ from .tasks import resolve_device
 
 # %% auto #0
 __all__ = ['SCALES', 'get_scale', 'scaled', 'default_device', 'set_seed', 'jsonable', 'config_key', 'results_root',
-           'ResultsCache', 'minimal_capacity', 'Claim', 'claim', 'check_claims', 'set_style', 'save_figure', 'show']
+           'ExperimentError', 'SerialExecutor', 'ProcessExecutor', 'RayExecutor', 'ResultsCache', 'minimal_capacity',
+           'Claim', 'claim', 'check_claims', 'set_style', 'save_figure', 'show']
 
 # %% ../nbs/04_experiment.ipynb #feb3b6a6
 SCALES = ('quick', 'paper')
 
 def get_scale(scale:str=None) -> str:
     "The experiment scale: `scale`, else $EB_SCALE, else 'paper' on CUDA and 'quick' otherwise."
-    scale = scale or os.environ.get('EB_SCALE') or ('paper' if torch.cuda.is_available() else 'quick')
+    if not scale and os.environ.get('EB_SCALE'):
+        scale = os.environ['EB_SCALE']
+        if scale not in SCALES: raise ValueError(f"$EB_SCALE must be one of {SCALES}, got {scale!r}")
+    scale = scale or ('paper' if torch.cuda.is_available() else 'quick')
     if scale not in SCALES: raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
     return scale
 
@@ -30,7 +35,10 @@ def scaled(quick:dict, paper:dict, scale:str=None) -> dict:
 
 def default_device(device=None) -> torch.device:
     "`device`, else $EB_DEVICE, else 'auto' (CUDA when present)."
-    return resolve_device(device or os.environ.get('EB_DEVICE') or 'auto')
+    if device is None and os.environ.get('EB_DEVICE'):
+        try: return resolve_device(os.environ['EB_DEVICE'])
+        except ValueError as e: raise ValueError(f"$EB_DEVICE: {e}") from None
+    return resolve_device(device or 'auto')
 
 def set_seed(seed:int):
     "Seed Python, NumPy and torch."
@@ -64,23 +72,189 @@ def results_root(root=None) -> Path:
         return _test_root
     return Path.home() / '.cache' / 'entropic-bound'
 
+def _read_record(p:Path):
+    "The record stored at `p`, or None (with a warning naming the file) when it is unreadable."
+    try:
+        rec = json.loads(p.read_text())
+        if isinstance(rec, dict) and 'metrics' in rec: return rec
+        why = 'it is not a record'
+    except (ValueError, UnicodeDecodeError) as e: why = f"{type(e).__name__}: {e}"
+    warnings.warn(f"results cache: {p} is unreadable ({why}); it is recomputed", stacklevel=3)
+    return None
+
+# %% ../nbs/04_experiment.ipynb #5e1f0c2a
+class ExperimentError(RuntimeError):
+    "A config that raised in a worker: the experiment, the config and the worker's traceback."
+    def __init__(self, experiment:str, config:dict, tb:str, failed:int=1, total:int=1):
+        super().__init__(f"{experiment}: {failed} of {total} configs failed (the others are stored); the first, "
+                         f"config {json.dumps(jsonable(config), sort_keys=True)}, raised in a worker:\n{tb}")
+        self.experiment, self.config, self.traceback = experiment, config, tb
+
+def _execute(fn, # the function, or its pickle (bytes)
+             config:dict, threads:int|None=None):
+    "Run `fn(config)` where an executor placed it: ('ok', jsonable metrics, wall s) or ('error', traceback text)."
+    try:
+        if threads: torch.set_num_threads(threads)
+        if isinstance(fn, bytes): fn = pickle.loads(fn)
+        t0 = time.perf_counter()
+        metrics = jsonable(fn(dict(config)))
+        return 'ok', metrics, time.perf_counter() - t0
+    except Exception: return 'error', traceback.format_exc()
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+
+def _check_count(x, name:str, lo:float=1, integer:bool=True):
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not x >= lo \
+       or (integer and int(x) != x) or not np.isfinite(x):
+        raise ValueError(f"{name} must be {'an integer' if integer else 'a number'} >= {lo}, got {x!r}")
+
+class SerialExecutor:
+    "Each config in this process, one after the other (the default)."
+    name = 'serial'
+    def accepts(self, fn) -> bool: return True
+    def map(self, fn, configs:list, device=None):
+        "Yield (index, ('ok', metrics, wall)) for each config, in order; an exception propagates as raised."
+        for i, c in enumerate(configs):
+            t0 = time.perf_counter()
+            try: metrics = fn(dict(c))
+            except Exception as e:
+                if hasattr(e, 'add_note'):
+                    e.add_note(f"(raised on config {json.dumps(jsonable(c), sort_keys=True)})")
+                raise
+            yield i, ('ok', metrics, time.perf_counter() - t0)
+    def close(self): pass
+    def __repr__(self): return 'serial'
+
+def _init_worker(threads:int):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's: it stops the workers
+    torch.set_num_threads(threads)
+
+class ProcessExecutor:
+    "Configs on `workers` local processes (spawned, so CUDA-safe), each with its own torch thread count."
+    name = 'processes'
+    def __init__(self, workers:int, # worker processes
+                 threads:int=None, # torch threads per worker (default: cores // workers, at least 1)
+                ):
+        _check_count(workers, 'workers'); threads is None or _check_count(threads, 'threads')
+        self.workers, self.threads = int(workers), int(threads or max(1, _cores() // int(workers)))
+        self._pool = None
+    def accepts(self, fn) -> bool:
+        "Whether `fn` can be sent to a worker process (pickled by reference: a module-level function)."
+        try: pickle.dumps(fn); return True
+        except Exception: return False
+    def _start(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context('spawn'),
+                                             initializer=_init_worker, initargs=(self.threads,))
+        return self._pool
+    def map(self, fn, configs:list, device=None):
+        "Yield (index, outcome of `_execute`) as each config finishes."
+        pool, blob = self._start(), pickle.dumps(fn)
+        main = threading.current_thread() is threading.main_thread()   # submit spawns the workers: they inherit
+        sigint = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None   # an ignored Ctrl-C from birth
+        try: futs = {pool.submit(_execute, blob, dict(c)): i for i, c in enumerate(configs)}
+        finally:
+            if main: signal.signal(signal.SIGINT, sigint)
+        try:
+            pending = set(futs)
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done: yield futs[f], f.result()
+        except BaseException:                        # Ctrl-C, a broken pool, or the consumer stopped: stop workers
+            self.close(kill=True); raise
+    def close(self, kill:bool=False):
+        "Shut the pool down (`kill`: terminate running workers instead of waiting for them)."
+        pool, self._pool = self._pool, None
+        if pool is None: return
+        procs = list((getattr(pool, '_processes', None) or {}).values())
+        pool.shutdown(wait=not kill, cancel_futures=True)
+        if kill:
+            for p in procs: p.terminate()
+            for p in procs: p.join()
+    def __repr__(self): return f"processes(workers={self.workers}, threads={self.threads})"
+
+class RayExecutor:
+    "Each config a Ray task on a cluster (or a local instance); records return to this process, which writes them."
+    name = 'ray'
+    def __init__(self, address:str=None, # 'auto' (a running cluster), 'ray://host:10001', None (Ray's default)
+                 gpus_per_task:float=1., # GPU share per task on CUDA (fractions pack several configs on one GPU)
+                 cpus_per_task:int=1, # CPU cores per task; also its torch thread count
+                ):
+        try: import ray
+        except ImportError:
+            raise ValueError("the Ray executor needs Ray: pip install 'entropic-bound[cluster]'") from None
+        _check_count(gpus_per_task, 'gpus_per_task', lo=0, integer=False)
+        if not gpus_per_task > 0:
+            raise ValueError(f"gpus_per_task must be > 0 (a GPU share), got {gpus_per_task!r}")
+        _check_count(cpus_per_task, 'cpus_per_task')
+        self.address, self.gpus_per_task, self.cpus_per_task = address, float(gpus_per_task), int(cpus_per_task)
+        self._ray, self._started = ray, False
+    def accepts(self, fn) -> bool: return True     # Ray's cloudpickle sends closures too
+    def _start(self):
+        ray = self._ray
+        for attempt in (1, 2, 3):
+            if ray.is_initialized(): break
+            try: ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+            except Exception as e:                   # a local node must start within Ray's fixed timeouts
+                ray.shutdown()
+                slow = self.address is None and 'timed out during startup' in str(e)
+                if slow and attempt == 3 and hasattr(e, 'add_note'):
+                    e.add_note("Ray's local node did not start in time, three times (a busy machine: "
+                               "ray-project/ray#65983); start one with `ray start --head` and use the address 'auto'")
+                if attempt == 3 or not slow: raise
+            else: self._started = True
+        return ray.remote(_execute)
+    def map(self, fn, configs:list, device=None):
+        "Yield (index, outcome) as each task finishes; on CUDA each task asks for `gpus_per_task` of a GPU."
+        ray, task = self._ray, self._start()
+        gpus = self.gpus_per_task if torch.device(device or 'cpu').type == 'cuda' else 0
+        if gpus and not ray.cluster_resources().get('GPU', 0):   # a task asking for a GPU would wait forever
+            raise ValueError(f"device {device} asks each Ray task for a GPU share, but the cluster has no GPU")
+        task = task.options(num_cpus=self.cpus_per_task, num_gpus=gpus, max_retries=0)
+        fn_ref = ray.put(fn)
+        refs = {task.remote(fn_ref, dict(c), self.cpus_per_task): i for i, c in enumerate(configs)}
+        pending = list(refs)
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                for r in done:
+                    try: out = ray.get(r)
+                    except Exception as e: out = ('error', f"{type(e).__name__}: {e}")   # a worker that died
+                    yield refs[r], out
+        except BaseException:
+            for r in pending: ray.cancel(r, force=True)
+            raise
+    def close(self):
+        "Disconnect (and stop the local instance this executor started)."
+        if self._started and self._ray.is_initialized(): self._ray.shutdown()
+        self._started = False
+    def __repr__(self): return f"ray(address={self.address or 'local'}, gpus_per_task={self.gpus_per_task:g})"
+
+# %% ../nbs/04_experiment.ipynb #7c2d9e41
 class ResultsCache:
-    "Records of finished experiment runs, one JSON file each, written atomically."
+    "Records of finished experiment runs, one JSON file each, written atomically by this process."
     def __init__(self, root=None, # folder (see `results_root`)
                  scale:str=None, # experiment scale; records go to <root>/<scale>
                  device=None, # where experiments run ('auto', 'cpu', 'cuda')
                  force:bool=False, # recompute (and overwrite) records that exist
+                 executor=None, # where configs run: SerialExecutor() (default), ProcessExecutor(n), RayExecutor()
                 ):
         self.scale, self.device, self.force = get_scale(scale), default_device(device), force
+        self.executor = executor or SerialExecutor()
+        if not callable(getattr(self.executor, 'map', None)):
+            raise TypeError(f"executor must have a map(fn, configs, device) method, got {executor!r}")
+        self.counts = dict(cached=0, computed=0)            # records read from disk / computed, since creation
         self.root = results_root(root) / self.scale
         try: self.root.mkdir(parents=True, exist_ok=True)
         except OSError as e: raise ValueError(f"results folder {self.root} cannot be created: {e}") from None
         if not os.access(self.root, os.W_OK): raise ValueError(f"results folder {self.root} is not writable")
-    def path(self, experiment:str, config:dict) -> Path: return self.root / experiment / f"{config_key(experiment, config)}.json"
+    def path(self, experiment:str, config:dict) -> Path:
+        return self.root / experiment / f"{config_key(experiment, config)}.json"
     def get(self, experiment:str, config:dict):
-        "The record of (experiment, config), or None."
+        "The record of (experiment, config), or None (also for an unreadable file, with a warning naming it)."
         p = self.path(experiment, config)
-        return json.loads(p.read_text()) if p.exists() else None
+        return _read_record(p) if p.exists() else None
     def put(self, experiment:str, config:dict, metrics:dict, wall:float) -> dict:
         "Write a record atomically and return it."
         rec = dict(experiment=experiment, key=config_key(experiment, config), config=jsonable(config),
@@ -98,17 +272,43 @@ class ResultsCache:
         return rec
     def run(self, experiment:str, config:dict, fn, force:bool=False) -> dict:
         "The record of `fn(config)`: from disk if finished before (unless `force`), else computed and stored."
-        if not (force or self.force) and (rec := self.get(experiment, config)) is not None: return rec
-        t0 = time.perf_counter()
-        metrics = fn(dict(config))
-        return self.put(experiment, config, metrics, time.perf_counter() - t0)
+        return self.sweep(experiment, [config], fn, force)[0]
     def sweep(self, experiment:str, configs:list, fn, force:bool=False) -> list:
         "Records of `fn` over `configs`, each stored as soon as it finishes; finished ones are not recomputed."
-        return [self.run(experiment, c, fn, force) for c in configs]
+        configs = [dict(c) for c in configs]
+        recs, todo = [None] * len(configs), {}                # todo: key -> indices of the configs that need it
+        for i, c in enumerate(configs):
+            if not (force or self.force) and (rec := self.get(experiment, c)) is not None:
+                recs[i] = rec; self.counts['cached'] += 1
+            else: todo.setdefault(config_key(experiment, c), []).append(i)
+        if not todo: return recs
+        ex = self.executor
+        if not ex.accepts(fn):
+            warnings.warn(f"{experiment}: {getattr(fn, '__qualname__', fn)} cannot be sent to {ex.name} workers "
+                          "(define it at module level); it runs in this process", stacklevel=3)
+            ex = SerialExecutor()
+        first = [ix[0] for ix in todo.values()]
+        outcomes = ex.map(fn, [configs[i] for i in first], self.device)
+        failed = []                                   # a failure stops nothing: the others are stored first
+        try:
+            for j, out in outcomes:
+                i = first[j]
+                if out[0] != 'ok': failed.append((i, out[1])); continue
+                rec = self.put(experiment, configs[i], out[1], out[2]); self.counts['computed'] += 1
+                for k in todo[config_key(experiment, configs[i])]: recs[k] = rec
+        finally: outcomes.close()
+        if failed:
+            raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))
+        return recs
     def records(self, experiment:str) -> list:
-        "Every stored record of an experiment."
+        "Every readable stored record of an experiment (unreadable files are skipped with a warning)."
         d = self.root / experiment
-        return [json.loads(p.read_text()) for p in sorted(d.glob('*.json'))] if d.exists() else []
+        return [r for p in sorted(d.glob('*.json')) if (r := _read_record(p)) is not None] if d.exists() else []
+    def close(self):
+        "Stop the executor's workers."
+        self.executor.close()
+    def __enter__(self): return self
+    def __exit__(self, *exc): self.close()
 
 # %% ../nbs/04_experiment.ipynb #c2f40b47
 def minimal_capacity(ranks, # student sizes (N,)

@@ -68,14 +68,34 @@ def singular_values(M, # matrix or batch of matrices `(..., m, n)`, tensor or ar
     except RuntimeError:  # a device solver that did not converge: retry on the CPU
         return _chunked(torch.linalg.svdvals, M.detach().cpu())
 
-def _gram_eigenvalues(M:torch.Tensor) -> torch.Tensor:
-    "Eigenvalues of Mᴴ M (decreasing, ≥ 0), after scaling any matrix with entries beyond 2^±400 by a power of two."
+def _times_pow2(x:torch.Tensor, e:torch.Tensor) -> torch.Tensor:
+    "x·2^e, exact unless the result leaves float64's range; in steps, as 2^e alone may not exist (|e| ≤ 2400)."
+    e = e.to(x.device)
+    for _ in range(4):
+        step = e.clamp(-600, 600)
+        x, e = x * torch.ldexp(torch.ones(step.shape, dtype=torch.float64, device=x.device), step), e - step
+    return x
+
+def _pow2_scaled(M:torch.Tensor) -> tuple: # (M·2^e, e) with e `(...)`, integer
+    "`M` scaled by an exact power of two per matrix when its entries are beyond 2^±400 (else e = 0)."
     if M.is_complex(): mx = M.abs().amax((-2, -1))
     else: lo, hi = torch.aminmax(M.flatten(-2), dim=-1); mx = torch.maximum(-lo, hi)    # no |M| copy
+    e = torch.zeros(mx.shape, dtype=torch.int64, device=M.device)
     if not ((mx < 2.**400) & ((mx > 2.**-400) | (mx == 0))).all():
-        e = -torch.frexp(mx)[1][..., None, None]             # in two factors: 2^-e alone overflows for subnormal input
-        M = M * torch.ldexp(torch.ones_like(mx)[..., None, None], e // 2) * torch.ldexp(torch.ones_like(mx)[..., None, None], e - e // 2)
+        e = -torch.frexp(mx)[1].to(torch.int64)            # largest entry in [1/2, 1)
+        M = _times_pow2(M, e[..., None, None])
+    return M, e
+
+def _gram_eigenvalues(M:torch.Tensor) -> torch.Tensor:
+    "Eigenvalues of Mᴴ M (decreasing, ≥ 0), after scaling any matrix with entries beyond 2^±400 by a power of two."
+    M = _pow2_scaled(M)[0]
     return torch.linalg.eigvalsh(M.mH @ M).flip(-1).clamp_min(0)
+
+def _scaled_singular_values(M) -> tuple: # (σ of M·2^e `(..., q)`, e `(...)`)
+    "Singular values of `M` scaled by an exact power of two per matrix, so that none overflows or underflows."
+    M, e = _pow2_scaled(_solver_input(M))
+    try: return _chunked(torch.linalg.svdvals, M), e
+    except RuntimeError: return _chunked(torch.linalg.svdvals, M.detach().cpu()), e.cpu()
 
 def _energies(M) -> torch.Tensor: # `(..., min(m, n))`, float64, decreasing
     "σ² of `M`, each matrix's up to an exact power-of-two factor (for ratios): Gram eigenvalues of the smaller side."
@@ -89,10 +109,19 @@ def _scalar(x):
     "A 0-d result as a Python number, a batch as a tensor."
     return x.item() if x.ndim == 0 else x
 
-def _check_nonneg(x, name):
-    if x is None: return
-    if not isinstance(x, (int, float)) or isinstance(x, bool) or not math.isfinite(x) or x < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {x!r}")
+def _real(x, name:str) -> float:
+    "`x` as a float: a Python, NumPy or 0-d tensor real number (not a bool)."
+    if isinstance(x, torch.Tensor) and x.ndim == 0 and not (x.dtype == torch.bool or x.is_complex()): x = x.item()
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number (int, float, NumPy or 0-d tensor scalar), got {x!r}")
+    return float(x)
+
+def _check_nonneg(x, name:str) -> float|None:
+    "`x` as a float, checked finite and ≥ 0 (None passes)."
+    if x is None: return None
+    x = _real(x, name)
+    if not math.isfinite(x) or x < 0: raise ValueError(f"{name} must be a finite number >= 0, got {x!r}")
+    return x
 
 # %% ../nbs/00_spectra.ipynb #d9e4cfd6
 def numerical_rank(M, # matrix or batch `(..., m, n)`
@@ -100,11 +129,11 @@ def numerical_rank(M, # matrix or batch `(..., m, n)`
                    atol:float|None=None, # absolute tolerance
                   ) -> int|torch.Tensor:
     "Number of singular values above `max(atol, rtol · σ₁)` (the `torch.linalg.matrix_rank` convention)."
-    _check_nonneg(rtol, 'rtol'); _check_nonneg(atol, 'atol')
+    rtol, atol = _check_nonneg(rtol, 'rtol'), _check_nonneg(atol, 'atol')
     M = as_matrix(M)
-    s = singular_values(M)
+    s, e = _scaled_singular_values(M)                # σ·2^e: no σ₁ = inf for entries near float64's maximum
     if rtol is None: rtol = 0. if (atol or 0) > 0 else max(M.shape[-2:]) * torch.finfo(M.dtype).eps
-    tol = torch.clamp(rtol * s[..., :1], min=atol or 0.)
+    tol = torch.maximum(rtol * s[..., :1], _times_pow2(torch.full_like(s[..., :1], atol or 0.), e[..., None]))
     return _scalar((s > tol).sum(-1))
 
 # %% ../nbs/00_spectra.ipynb #cc003a84
@@ -135,27 +164,30 @@ def gavish_donoho_rank(M, # matrix or batch `(..., m, n)`
                        sigma:float|None=None, # noise standard deviation per entry, if known
                       ) -> int|torch.Tensor:
     "Gavish–Donoho (2014) optimal hard-threshold rank; median-based form when `sigma` is None."
-    _check_nonneg(sigma, 'sigma')
+    sigma = _check_nonneg(sigma, 'sigma')
     M = as_matrix(M)
     m, n = M.shape[-2:]
     beta = min(m, n) / max(m, n)
-    s = singular_values(M)
+    s, e = _scaled_singular_values(M)                      # σ·2^e; the thresholds are scaled alike
     if sigma is None: tol = gd_omega(beta) * s.median(-1, keepdim=True).values if s.shape[-1] % 2 else \
                             gd_omega(beta) * s.quantile(.5, dim=-1, keepdim=True)
-    else: tol = gd_lambda(beta) * math.sqrt(max(m, n)) * sigma
+    else:
+        tol = gd_lambda(beta) * math.sqrt(max(m, n)) * sigma
+        tol = _times_pow2(torch.full_like(s[..., :1], tol), e[..., None])
     roundoff = max(m, n) * torch.finfo(M.dtype).eps * s[..., :1]   # never count singular values below round-off
     return _scalar((s > torch.maximum(torch.as_tensor(tol, dtype=s.dtype), roundoff)).sum(-1))
 
 # %% ../nbs/00_spectra.ipynb #85220fc6
-def _check_tau(tau):
-    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not (0 < tau <= 1):
-        raise ValueError(f"tau must be a number in (0, 1], got {tau!r}")
+def _check_tau(tau) -> float:
+    tau = _real(tau, 'tau')
+    if not (0 < tau <= 1): raise ValueError(f"tau must be a number in (0, 1], got {tau!r}")
+    return tau
 
 def energy_rank(M, # matrix or batch `(..., m, n)`
                 tau:float=0.99, # fraction of squared singular-value energy to capture, in (0, 1]
                ) -> int|torch.Tensor:
     "Smallest k whose top-k singular values hold a fraction ≥ `tau` of the energy Σσ²."
-    _check_tau(tau)
+    tau = _check_tau(tau)
     e = _energies(M)
     c = e.cumsum(-1)
     tot = c[..., -1:]
@@ -165,7 +197,7 @@ def energy_rank(M, # matrix or batch `(..., m, n)`
 def entropy_rank(M, # matrix or batch `(..., m, n)`
                 ) -> float|torch.Tensor:
     "Roy–Vetterli entropy effective rank exp(H(σ/Σσ)); 0 for the zero matrix."
-    s = singular_values(M)
+    s = _scaled_singular_values(M)[0]                        # p = σ/Σσ is scale-free
     tot = s.sum(-1, keepdim=True)
     p = s / torch.where(tot > 0, tot, 1.)
     h = -(torch.where(p > 0, p * torch.log(torch.where(p > 0, p, 1.)), 0.)).sum(-1)
@@ -185,9 +217,12 @@ def spectral_tail(M, # matrix or batch `(..., m, n)`
     "Σ_{i>r} σ_i², the squared error of the best rank-`r` approximation."
     M = as_matrix(M)
     q = min(M.shape[-2:])
+    if isinstance(r, torch.Tensor) and r.ndim == 0 and not (r.dtype == torch.bool or r.is_floating_point()):
+        r = r.item()
     if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r <= q:
         raise ValueError(f"r must be an integer in [0, min(m, n)] = [0, {q}], got {r!r}")
-    return _scalar((singular_values(M)[..., r:] ** 2).sum(-1))
+    s, e = _scaled_singular_values(M)
+    return _scalar(_times_pow2((s[..., int(r):] ** 2).sum(-1), -2 * e))
 
 # %% ../nbs/00_spectra.ipynb #a344bc9b
 def energy_field(S, # logits `(..., L_q, L_k)`, tensor or array
