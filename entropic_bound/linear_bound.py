@@ -600,7 +600,8 @@ def _pool(records:list) -> dict:
     for rec in sorted(records, key=lambda r: (r['config']['L'], r['config']['teacher_seed'])):
         m, c = rec['metrics'], rec['config']
         # the second-weakest direction's
-        n0_next = recovery_sample_size(c['L'], c['d'], c['sigma'], sorted(c['spectrum'])[1])
+        n0_next = (recovery_sample_size(c['L'], c['d'], c['sigma'], sorted(c['spectrum'])[1])
+                   if len(c['spectrum']) > 1 else math.nan)  # none for a rank-1 teacher
         g = out.setdefault(c['L'], dict(ns=m['ns'], n0=m['n0'], n0_next=n0_next, r_star=m['r_star'], teachers=[],
                                         ranks={k: [] for k in ESTIMATORS}))
         g['teachers'].append(rec['config']['teacher_seed'])
