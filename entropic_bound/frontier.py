@@ -443,9 +443,13 @@ def frontier_claims(R:dict) -> list:
         for L, f in FL['floor'][m].items():
             p = predicted_floor(L, d, 64, d, sig, m); ok &= p / tol <= f <= p * tol
             txt.append(f"{m} L={L}: {f:.3g} vs {p:.3g}")
+    L0, L1 = min(FL['floor']['edge']), max(FL['floor']['edge'])
+    pL = predicted_floor(L0, d, 64, d, sig, 'edge') / predicted_floor(L1, d, 64, d, sig, 'edge')
     C.append(claim(THEOREM, f'linear, σ = {sig}, n = 64: each estimator\'s 50% floor is within {tol}× of its '
                    'BBP prediction '
-                   '(∝ (L−d−1)^(−1/2)) at every L', ok, '; '.join(txt)))
+                   '(∝ (L−d−1)^(−1/2)) at every L', ok, '; '.join(txt) + f"; ratio L = {L0} → {L1}: "
+                   + ', '.join(f"{m} {FL['floor'][m][L0] / FL['floor'][m][L1]:.2f}" for m in METHODS)
+                   + f", predicted (edge) {pL:.2f}, 1/L gives {L1 / L0:.2f}"))
     g = Fn['floor']['gd']
     C.append(claim(THEOREM, f'linear, GD cut: more sequences do not move the floor (n = {min(g)}…{max(g)} '
                    f'within {tol}× of each other)', max(g.values()) <= tol * min(g.values()),
