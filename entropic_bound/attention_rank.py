@@ -310,6 +310,8 @@ def scale_curvature(task:AttentionTask, # a teacher with gamma = 1
     "C in relative excess ≈ C δ²/L, δ = ‖ΔW‖/‖W‖, W_V re-fitted: along W, least across W, least overall."
     from torch.func import jacfwd
     from entropic_bound.tasks import attention_mixing
+    if not isinstance(task, AttentionTask):
+        raise TypeError(f"task must be an AttentionTask, got {type(task).__name__}")
     if task.gamma != 1: raise ValueError("task: derived for gamma = 1 (queries and keys are the tokens)")
     X, _ = task.sample(n, seed=seed, dtype=torch.float64, noiseless=True)
     W0, V0, d = task.W.double(), task.W_V.double(), task.d
@@ -340,8 +342,8 @@ def curvature_claims(records:list) -> list:
         if kind == 'linear':
             claims.append(claim(THEOREM, 'linear: the scale is the only flat direction of the excess (C along '
                                 'W* < 1e-9 · C across, round-off) and C ≥ 1 across W*: ‖W − cW*‖/‖W‖ ≤ '
-                                '√(L · relative excess) is implied', all(abs(a) < 1e-9 * b for a, b in zip(along, across))
-                                and min(across) >= 1, vals))
+                                '√(L · relative excess) is implied',
+                                all(abs(a) < 1e-9 * b for a, b in zip(along, across)) and min(across) >= 1, vals))
         else:
             claims.append(claim(THEOREM, 'softmax: C ≥ 1 in every direction, the scale included: both '
                                 '√(L · relative excess) tolerances are implied', min(least) >= 1,
