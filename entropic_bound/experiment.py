@@ -270,10 +270,12 @@ class ResultsCache:
             if os.path.exists(tmp): os.unlink(tmp)
             raise
         return rec
-    def run(self, experiment:str, config:dict, fn, force:bool=False) -> dict:
+    def run(self, experiment:str, config:dict, fn, force:bool=False, local:bool=False) -> dict:
         "The record of `fn(config)`: from disk if finished before (unless `force`), else computed and stored."
-        return self.sweep(experiment, [config], fn, force)[0]
-    def sweep(self, experiment:str, configs:list, fn, force:bool=False) -> list:
+        return self.sweep(experiment, [config], fn, force, local)[0]
+    def sweep(self, experiment:str, configs:list, fn, force:bool=False,
+              local:bool=False, # compute in this process whatever the executor (`fn` holds a loaded model, say)
+             ) -> list:
         "Records of `fn` over `configs`, each stored as soon as it finishes; finished ones are not recomputed."
         configs = [dict(c) for c in configs]
         recs, todo = [None] * len(configs), {}                # todo: key -> indices of the configs that need it
@@ -282,7 +284,7 @@ class ResultsCache:
                 recs[i] = rec; self.counts['cached'] += 1
             else: todo.setdefault(config_key(experiment, c), []).append(i)
         if not todo: return recs
-        ex = self.executor
+        ex = SerialExecutor() if local else self.executor
         if not ex.accepts(fn):
             warnings.warn(f"{experiment}: {getattr(fn, '__qualname__', fn)} cannot be sent to {ex.name} workers "
                           "(define it at module level); it runs in this process", stacklevel=3)

@@ -227,11 +227,12 @@ def reproduce(cache) -> list:
     from entropic_bound.experiment import scaled
     draws = scaled(dict(draws=DRAWS), dict(draws=5), cache.scale)['draws']      # random draws: 3 quick, 5 paper
     loaded = {}
-    get = lambda: loaded.setdefault('m', load_minilm())
+    get = lambda: loaded['m'] if 'm' in loaded else loaded.setdefault('m', load_minilm())   # loaded once, when needed
     cfg = dict(model=NAME, corpus=len(CORPUS), draws=draws, metrics='raw+hidden')
-    res = cache.run('real_heads/minilm', cfg, lambda c: measure_heads(draws=c['draws'], loaded=get()))['metrics']
+    res = cache.run('real_heads/minilm', cfg, lambda c: measure_heads(draws=c['draws'], loaded=get()),
+                    local=True)['metrics']                          # the model is loaded once, here
     cfg = dict(model=NAME, lengths=list(LENGTHS), windows=WINDOWS, draws=draws)
     curve = cache.run('real_heads/lengths', cfg,
-                      lambda c: length_curve(c['lengths'], c['windows'], c['draws'], loaded=get()))['metrics']
+                      lambda c: length_curve(c['lengths'], c['windows'], c['draws'], loaded=get()), local=True)['metrics']
     draw_heads(res, cache); draw_lengths(curve, cache)
     return real_heads_claims(res, curve)
