@@ -73,15 +73,17 @@ class Task:
     def sample(self, n:int, # number of sequences
                seed:int=0, # sample seed (deterministic on each device)
                device='cpu', dtype=torch.float32, noiseless:bool=False):
-        "`(X, Y)` with X (n, L, d) and Y (n, L, d_v)."
+        "`(X, Y)` with X (n, L, d) and Y (n, L, d_v); for `Teachers`, Y (E, n, L, d_v), each member's own teacher's."
         n = check_int(n, 'n', 1)
         device = resolve_device(device)
         gen = torch.Generator(device=device).manual_seed(int(seed))
         X = self.inputs(n, gen, device, dtype)
-        Y = self.target(X)
+        Y = self._targets(X)
         if self.sigma > 0 and not noiseless:
             Y = Y + self.sigma * torch.randn(Y.shape, generator=gen, device=device, dtype=dtype)
-        return X, Y
+        return X, self._select(Y)
+    def _targets(self, X): return self.target(X)       # `Teachers`: every teacher's, before noise
+    def _select(self, Y): return Y                     # `Teachers`: each member's teacher's
     def check_inputs(self, X):
         if not isinstance(X, torch.Tensor): raise TypeError(f"X must be a torch.Tensor, got {type(X).__name__}")
         if X.ndim < 2 or tuple(X.shape[-2:]) != (self.L, self.d):
@@ -244,19 +246,9 @@ class Teachers(Task):
     def inputs(self, n, gen, device, dtype): return self.tasks[0].inputs(n, gen, device, dtype)
     def target(self, X) -> torch.Tensor:
         "Noiseless targets of every member's teacher (E, n, L, d_v)."
-        return torch.stack([t.target(X) for t in self.tasks])[self.members]
-    def sample(self, n:int, # number of sequences
-               seed:int=0, # sample seed (deterministic on each device)
-               device='cpu', dtype=torch.float32, noiseless:bool=False):
-        "`(X, Y)` with X (n, L, d) shared and Y (E, n, L, d_v), member e's targets from its own teacher."
-        n = check_int(n, 'n', 1)
-        device = resolve_device(device)
-        gen = torch.Generator(device=device).manual_seed(int(seed))
-        X = self.inputs(n, gen, device, dtype)
-        Y = torch.stack([t.target(X) for t in self.tasks])                        # (T, n, L, d_v)
-        if self.sigma > 0 and not noiseless:
-            Y = Y + self.sigma * torch.randn(Y.shape, generator=gen, device=device, dtype=dtype)
-        return X, Y[self.members]
+        return self._select(self._targets(X))
+    def _targets(self, X): return torch.stack([t.target(X) for t in self.tasks])   # (T, n, L, d_v)
+    def _select(self, Y): return Y[self.members]                                     # (E, n, L, d_v)
     @property
     def population_excess(self):
         "Exact excess risk of each member's mixing matrix against its own teacher: M (E, L, L) -> (E,)."
