@@ -52,6 +52,23 @@ def sphinxify(path:Path):
                 if md: o['data']['text/markdown'] = re.sub(r'\{target="_blank"[^}]*\}', '', ''.join(md))
     path.write_text(json.dumps(nb))
 
+def skip_mixed_imports(path:Path):
+    """Mark test cells that import *and* compute `eval: false` in the docs copy: nbdev's show_doc pass re-runs every cell
+    with an import statement in a fresh shell, where the names those cells use from earlier cells do not exist (their
+    outputs are already in the copy, executed above or committed)."""
+    import ast
+    nb = json.loads(path.read_text())
+    for c in nb['cells']:
+        src = ''.join(c['source'])
+        if c['cell_type'] != 'code' or re.search(r'^#\|\s*(export|exports|exporti|exec_doc)\b', src, re.M): continue
+        try: tree = ast.parse('\n'.join(l for l in src.splitlines() if not l.lstrip().startswith(('%', '!'))))
+        except SyntaxError: continue
+        nodes = list(ast.walk(tree))
+        if any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in nodes) and not all(
+                isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body):
+            c['source'] = '#| eval: false\n' + src
+    path.write_text(json.dumps(nb))
+
 def build():
     sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
@@ -67,6 +84,7 @@ def build():
             subprocess.run([sys.executable, '-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--inplace',
                             '--ExecutePreprocessor.timeout=900', str(nb)], check=True, env=env, capture_output=True)
             print(f"executed {nb.name}")
+    for nb in sorted(work.glob('*.ipynb')): skip_mixed_imports(nb)
     from nbdev.quarto import proc_nbs
     proc_nbs(str(work), n_workers=0)                              # show_doc cells rendered, hidden cells dropped
     proc = ROOT / '_proc'
