@@ -43,7 +43,8 @@ def heuristic(cfg:dict) -> float:
     "A rough work measure, only to order classes (the largest is timed first)."
     g = lambda k: cfg.get(k) if isinstance(cfg.get(k), (int, float)) and cfg.get(k) else 1
     n = max(g('n'), sum(cfg.get('ns') or [1]), g('batch'))
-    return g('L') ** 2 * g('d') * n * g('steps') * g('draws') * g('restarts') * (2 if 'softmax' in str(cfg.get('kind')) else 1)
+    steps = g('steps_static') if str(cfg.get('kind')).startswith('static') else g('steps')
+    return g('L') ** 2 * g('d') * n * steps * g('draws') * g('restarts') * (2 if 'softmax' in str(cfg.get('kind')) else 1)
 
 class Timeout(Exception): pass
 
