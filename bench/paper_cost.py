@@ -61,7 +61,7 @@ def measure(fn, cfg:dict, cap:float) -> tuple:
     "(estimated seconds of the full config, how it was measured, seconds per step or None)."
     steps = cfg.get('steps')
     if isinstance(steps, int) and steps >= 200:     # trainer: two reduced runs, time linear in steps
-        r1 = max(20, steps // 40) / steps
+        r1 = max(20, steps // 80) / steps
         def at(r):
             c = dict(cfg, steps=max(1, round(steps * r)))
             if 'steps_static' in cfg: c['steps_static'] = max(1, round(cfg['steps_static'] * r))
@@ -141,8 +141,12 @@ def main(argv=None):
         plan.append(sorted(cls.values(), key=lambda cs: -heuristic(cs[0])))
     meas = [dict() for _ in exps]                   # class index -> (seconds, how, sec/step)
     rounds = max(len(p) for p in plan)
+    order = list(range(len(exps)))
     for j in range(rounds):                         # round j: the j-th largest class of every experiment
-        for i, (name, _, fn) in enumerate(exps):
+        if j == 1:                                  # then the experiments that cost most first
+            order.sort(key=lambda i: -(meas[i][0][0] * len(exps[i][1]) if not math.isnan(meas[i][0][0]) else 1e12))
+        for i in order:
+            name, _, fn = exps[i]
             if j >= len(plan[i]): continue
             left = a.budget_s - (time.perf_counter() - t_start)
             if j > 0 and left < 5: continue
@@ -162,7 +166,8 @@ def main(argv=None):
         hows = sorted({v[1] for v in meas[i].values()})
         rows.append(dict(name=name, n=len(cfgs), classes=len(plan[i]), timed=len(meas[i]), times=times,
                          per=max(timed_) if timed_ else float('nan'), total=sum(times), how='; '.join(hows),
-                         biggest=plan[i][0][0], meas=meas[i].get(0)))
+                         biggest=plan[i][0][0], meas=meas[i].get(0),
+                         cls=[(cs[0], len(cs), meas[i].get(j)) for j, cs in enumerate(plan[i])]))
     rows += real_heads_cost(a.cap_s)
     serial = sum(r['total'] for r in rows)
     two = sum(lpt(r['times'], 2) for r in rows)     # sweeps run one after another: each is a barrier
@@ -170,10 +175,10 @@ def main(argv=None):
     # matmul fraction at the dominant trainer size
     rate, frac = matmul_rate(), []
     for r in rows:
-        if r.get('meas') and r['meas'][2] and (ranks := trainer_ranks(r['name'], r['biggest'])):
-            c = r['biggest']
-            f = head_flops(c['L'], c['d'], c['d'], ranks, c['batch']) / r['meas'][2] / 1e9
-            frac.append((r['name'], c, len(ranks), f))
+        for c, _, m in r.get('cls', []):
+            if m and m[2] and (ranks := trainer_ranks(r['name'], c)):
+                f = head_flops(c['L'], c['d'], c['d'], ranks, c['batch']) / m[2] / 1e9
+                frac.append((r['name'], c, len(ranks), f))
     th = a.threads
     L = [HEAD, '',
          f"Machine: {platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cores, torch {torch.__version__}, "
@@ -183,7 +188,7 @@ def main(argv=None):
          "seeds, β, γ, σ, spectra or step sizes); the largest class of every experiment, then the next ones while the "
          f"timing budget ({a.budget_s:.0f} s) lasts, has one config timed (a class left untimed is charged the "
          "slowest timed class of its experiment: an overestimate). Trainers (configs with ≥ 200 `steps`) are timed "
-         "at 1/40 and 2/40 of their steps and extrapolated linearly (set-up + per-step cost). Each time is one "
+         "at 1/80 and 2/80 of their steps and extrapolated linearly (set-up + per-step cost). Each time is one "
          "run, not a median: these are estimates to ±20%.", '',
          f"| experiment | configs | size classes (timed) | seconds per config, slowest class ({th} thread) | "
          "estimated total (s) | how timed |", '|---|---|---|---|---|---|']
@@ -205,6 +210,13 @@ def main(argv=None):
           "slope of the timed config (forward + backward FLOPs counted as in the trainer benchmark above):", '']
     L += [f"- {n} ({c.get('kind')}, L={c['L']}, d={c['d']}, batch={c['batch']}, E={E} members): "
           f"{f:.1f} GFLOP/s, **{100 * f / rate:.1f}%** of the matmul rate" for n, c, E, f in frac] + ['']
+    keys = ('kind', 'L', 'd', 'ranks', 'sizes', 'restarts', 'batch', 'steps', 'steps_static')
+    for r in sorted(rows, key=lambda r: -r['total'])[:2]:
+        L += [f"Size classes of {r['name']}:", '']
+        L += [f"- {', '.join(f'{k}={c[k]}' for k in keys if k in c)}: {n} configs, "
+              + (f"{m[0]:.0f} s each ({m[1]})" if m and not math.isnan(m[0]) else
+                 f"not timed{' (over the cap)' if m else ''}, charged {r['per']:.0f} s each")
+              for c, n, m in r['cls']] + ['']
     L += [f"Timing runs took {time.perf_counter() - t_start:.0f} s in all."]
     write_section(L)
     print('\n'.join(L))
