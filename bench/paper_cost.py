@@ -189,7 +189,8 @@ def main(argv=None):
          f"timing budget ({a.budget_s:.0f} s) lasts, has one config timed (a class left untimed is charged the "
          "slowest timed class of its experiment: an overestimate). Trainers (configs with ≥ 200 `steps`) are timed "
          "at 1/80 and 2/80 of their steps and extrapolated linearly (set-up + per-step cost). Each time is one "
-         "run, not a median: these are estimates to ±20%.", '',
+         "run, not a median: the two-point slope over a few dozen steps is noisy (repeated passes differ "
+         "by up to 2× for one class), so read the totals as estimates to about ±30%.", '',
          f"| experiment | configs | size classes (timed) | seconds per config, slowest class ({th} thread) | "
          "estimated total (s) | how timed |", '|---|---|---|---|---|---|']
     L += [f"| {r['name']} | {r['n']} | {r['classes']} ({r['timed']}) | {r['per']:.2f} | {r['total']:.0f} | {r['how']} |"
