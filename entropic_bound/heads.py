@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse, json, math, os, sys, time, warnings
 from pathlib import Path
 import torch
-from .spectra import energy_field, _energies
+from .spectra import energy_field, energy_rank_of_spectrum, stable_rank_of_spectrum, _energies
 
 # %% auto #0
 __all__ = ['FAMILIES', 'PACKAGED', 'TINY', 'OBJECTS', 'available', 'family_of', 'context_length', 'resolve_model', 'load_model',
@@ -220,12 +220,8 @@ def random_maps(w:dict, draws:int, seed:int, layer:int) -> list:
 def spectrum_ranks(e:torch.Tensor, # (..., n) squared singular values, decreasing
                   ) -> dict:
     "Energy 90% / 99% counts and stable rank from squared singular values (`energy_rank`'s, `stable_rank`'s rules)."
-    c = e.cumsum(-1); tot = c[..., -1:]
-    out = {}
-    for name, tau in (('e90', .9), ('e99', .99)):
-        need = tau * tot - 4 * max(16, e.shape[-1]) * torch.finfo(torch.float64).eps * tot
-        out[name] = torch.where(tot[..., 0] > 0, (c < need).sum(-1) + 1, 0).double()
-    out['stable'] = torch.where(e[..., 0] > 0, tot[..., 0] / e[..., 0].clamp_min(1e-300), 0.)
+    out = {name: energy_rank_of_spectrum(e, tau).double() for name, tau in (('e90', .9), ('e99', .99))}
+    out['stable'] = stable_rank_of_spectrum(e)
     return out
 
 def field_ranks(q:torch.Tensor, # (H, L, dh) queries as the logits use them (bias, rotation)

@@ -13,8 +13,8 @@ import torch
 
 # %% auto #0
 __all__ = ['as_matrix', 'singular_values', 'numerical_rank', 'gd_lambda', 'mp_median', 'gd_omega', 'gavish_donoho_rank',
-           'energy_rank', 'entropy_rank', 'stable_rank', 'spectral_tail', 'energy_field', 'EffectiveRanks',
-           'effective_ranks']
+           'energy_rank', 'energy_rank_of_spectrum', 'entropy_rank', 'stable_rank', 'stable_rank_of_spectrum',
+           'spectral_tail', 'energy_field', 'EffectiveRanks', 'effective_ranks']
 
 # %% ../nbs/00_spectra.ipynb #32bdd004
 def as_matrix(M, name:str='M', # the argument's name, used in error messages
@@ -187,12 +187,16 @@ def energy_rank(M, # matrix or batch `(..., m, n)`
                 tau:float=0.99, # fraction of squared singular-value energy to capture, in (0, 1]
                ) -> int|torch.Tensor:
     "Smallest k whose top-k singular values hold a fraction ≥ `tau` of the energy Σσ²."
-    tau = _check_tau(tau)
-    e = _energies(M)
+    return _scalar(energy_rank_of_spectrum(_energies(M), _check_tau(tau)))
+
+def energy_rank_of_spectrum(e:torch.Tensor, # squared singular values `(..., q)`, decreasing, float64
+                            tau:float=0.99, # fraction of the energy to capture, in (0, 1]
+                           ) -> torch.Tensor:
+    "`energy_rank`'s count from squared singular values already at hand (integer tensor `(...)`)."
     c = e.cumsum(-1)
     tot = c[..., -1:]
     need = tau * tot - 4 * max(16, e.shape[-1]) * torch.finfo(torch.float64).eps * tot   # round-off of the Gram route
-    return _scalar(torch.where(tot[..., 0] > 0, (c < need).sum(-1) + 1, 0))
+    return torch.where(tot[..., 0] > 0, (c < need).sum(-1) + 1, 0)
 
 def entropy_rank(M, # matrix or batch `(..., m, n)`
                 ) -> float|torch.Tensor:
@@ -206,9 +210,13 @@ def entropy_rank(M, # matrix or batch `(..., m, n)`
 def stable_rank(M, # matrix or batch `(..., m, n)`
                ) -> float|torch.Tensor:
     "Stable rank ‖M‖_F² / ‖M‖_2²; 0 for the zero matrix."
-    e = _energies(M)
+    return _scalar(stable_rank_of_spectrum(_energies(M)))
+
+def stable_rank_of_spectrum(e:torch.Tensor, # squared singular values `(..., q)`, decreasing, float64
+                           ) -> torch.Tensor:
+    "`stable_rank` from squared singular values already at hand; 0 where all are 0."
     top = e[..., :1]
-    return _scalar(torch.where(top[..., 0] > 0, (e / torch.where(top > 0, top, 1.)).sum(-1), 0.))
+    return torch.where(top[..., 0] > 0, (e / torch.where(top > 0, top, 1.)).sum(-1), 0.)
 
 # %% ../nbs/00_spectra.ipynb #4bd56395
 def spectral_tail(M, # matrix or batch `(..., m, n)`
