@@ -83,31 +83,36 @@ class Workspace:
         if key != self.key:
             z = lambda *s: torch.empty(*s, dtype=dtype, device=device)
             Bk = key[0]
-            self.buf = dict(A=z(Bk, L, E * L), AXe=z(E, Bk, L, d), R=z(E, Bk, L, d_v), U=z(n, L * E, d), AX=z(n, E * L, d),
-                            O=z(E, n * L, d_v), dAX=z(E, n * L, d), dAXt=z(n, d, E * L), dA=z(n, L, E * L), dS=z(n, L, E * L))
+            self.buf = dict(A=z(Bk, L * E, L), AXe=z(E, Bk, L, d), R=z(E, Bk, L, d_v), U=z(n, L * E, d), AX=z(n, L * E, d),
+                            O=z(E, n * L, d_v), dAX=z(E, n * L, d), dAXq=z(n, L * E, d), dA=z(n, L * E, L), dS=z(n, L * E, L))
             self.key = key
         return self.buf
     def clear(self):
         "Free the buffers."
         self.key, self.buf = None, {}
 
-def chunk_size(B:int, E:int, L:int, device, budget:int=2**18) -> int:
+def chunk_size(B:int, E:int, L:int, device, budget:int=2**20) -> int:
     "Sequences per chunk: the whole batch on a GPU, about `budget` mixing entries per chunk on a CPU."
     return B if torch.device(device).type != 'cpu' else max(1, min(B, budget // (E * L * L)))
 
 def _forward_chunk(W2, Z, X, b0, b1, o, softmax, w):
-    "Mixing matrices A (keys on axis 1) and mixed inputs A X per member of sequences b0:b1, written at offset o."
+    "Mixing matrices A (rows (query, member), keys last) and mixed inputs A X per member of sequences b0:b1, at offset o."
     E, (_, L, d) = w['AXe'].shape[0], Z.shape
     n = b1 - b0
     Zc, A, AX, U = Z[b0:b1], w['A'][o:o + n], w['AX'][:n], w['U'][:n]
-    torch.mm(Zc.reshape(n * L, d), W2, out=U.view(n * L, E * d))             # U[b,k,e,a] = Σ_c Z[b,k,c] W[e,a,c]
+    torch.mm(Zc.reshape(n * L, d), W2, out=U.view(n * L, E * d))             # U[b,q,e,c] = Σ_a Z[b,q,a] W[e,a,c]
     S = w['dS'][:n] if softmax else A                                        # logits, then softmax into A
-    torch.bmm(U, Zc.transpose(1, 2), out=S.view(n, L * E, L))                # S[b, k, (e, q)] = Z_k · W_e Z_q
-    if softmax: torch.ops.aten._softmax.out(S, 1, False, out=A)               # over keys: a long contiguous axis
-    torch.bmm(A.transpose(1, 2), X[b0:b1], out=AX)                           # (A X)[b, (e, q), c]
+    torch.bmm(U, Zc.transpose(1, 2), out=S)                                  # S[b, (q, e), k] = Z_q · W_e Z_k
+    if softmax: torch.ops.aten._softmax.out(S, 2, False, out=A)               # over keys: the contiguous last axis
+    torch.bmm(A, X[b0:b1], out=AX)                                           # (A X)[b, (q, e), c]
     AXe = w['AXe'][:, o:o + n]
-    AXe.copy_(AX.view(n, E, L, d).transpose(0, 1))                           # per member: (E, n, L, d)
+    AXe.copy_(AX.view(n, L, E, d).permute(2, 0, 1, 3))                       # per member: (E, n, L, d)
     return A, AXe.reshape(E, n * L, d)
+
+def _chunk_targets(Y, members, b0:int, b1:int) -> torch.Tensor:
+    "Targets of sequences b0:b1: shared (m, L, d_v), per member (E, m, L, d_v), or gathered from per-teacher `Y` by `members`."
+    if Y.ndim == 3: return Y[b0:b1]
+    return Y[:, b0:b1] if members is None else Y[:, b0:b1].index_select(0, members)
 
 class SharedAttention(torch.autograd.Function):
     "Every member's head on inputs shared by all members; returns outputs (E, B, L, d_v), or with `Y` each member's MSE (E,)."
@@ -116,14 +121,15 @@ class SharedAttention(torch.autograd.Function):
                 W_V, # value maps (E, d, d_v)
                 Z, X, # queries/keys and values inputs (B, L, d)
                 softmax:bool, # softmax link (else linear)
-                Y, # targets (B, L, d_v) shared, or (E, B, L, d_v) per member, or None for the outputs
+                Y, # targets (B, L, d_v) shared, (E, B, L, d_v) per member, (T, B, L, d_v) per teacher, or None
                 ws:Workspace, # buffers reused across steps
-                keep:bool=True): # keep the buffers for a backward pass (else one chunk's worth)
+                keep:bool=True, # keep the buffers for a backward pass (else one chunk's worth)
+                members=None): # with per-teacher `Y`: each member's teacher (E,) long tensor, gathered chunk by chunk
         E, d, _ = W.shape; B, L, _ = Z.shape; dv = W_V.shape[-1]
         n = chunk_size(B, E, L, W.device)
         w = ws.get(B, L, E, d, dv, n, W.dtype, W.device, keep)
         ws.gen += 1
-        W2 = W.permute(2, 0, 1).reshape(d, E * d)
+        W2 = W.permute(1, 0, 2).reshape(d, E * d)
         out = W.new_zeros(E) if Y is not None else W.new_empty(E, B, L, dv)
         for b0 in range(0, B, n):
             b1 = min(B, b0 + n); m, o = b1 - b0, (b0 if keep else 0)         # o: where the chunk's buffers start
@@ -131,11 +137,11 @@ class SharedAttention(torch.autograd.Function):
             O = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).view(E, m, L, dv)
             if Y is None: out[:, b0:b1] = O
             else:
-                R = torch.sub(O, Y[b0:b1] if Y.ndim == 3 else Y[:, b0:b1], out=w['R'][:, o:o + m])
+                R = torch.sub(O, _chunk_targets(Y, members, b0, b1), out=w['R'][:, o:o + m])
                 out += torch.mul(R, R, out=O).sum((1, 2, 3))
         if Y is not None: out /= B * L * dv
         ctx.save_for_backward(W, W_V, Z, X, Y)
-        ctx.softmax, ctx.ws, ctx.gen, ctx.fused, ctx.keep = softmax, ws, ws.gen, Y is not None, keep
+        ctx.softmax, ctx.ws, ctx.gen, ctx.fused, ctx.keep, ctx.members = softmax, ws, ws.gen, Y is not None, keep, members
         return out
     @staticmethod
     @once_differentiable
@@ -145,7 +151,7 @@ class SharedAttention(torch.autograd.Function):
         n, ws = chunk_size(B, E, L, W.device), ctx.ws
         fresh = ctx.keep and ws.gen == ctx.gen                 # else another forward reused the buffers: recompute
         w = ws.get(B, L, E, d, dv, n, W.dtype, W.device, True)
-        W2 = W.permute(2, 0, 1).reshape(d, E * d)
+        W2 = W.permute(1, 0, 2).reshape(d, E * d)
         dW2, dW_V = W.new_zeros(d, E * d), torch.zeros_like(W_V)
         coef = (2 / (B * L * dv)) * g.view(E, 1, 1) if ctx.fused else None
         for b0 in range(0, B, n):
@@ -155,18 +161,18 @@ class SharedAttention(torch.autograd.Function):
             if not ctx.fused: dO = g[:, b0:b1].reshape(E, m * L, dv)
             elif fresh: dO = torch.mul(w['R'][:, b0:b1].reshape(E, m * L, dv), coef, out=w['O'][:, :m * L])
             else:
-                Yc = Y[b0:b1].reshape(1, m * L, dv) if Y.ndim == 3 else Y[:, b0:b1].reshape(E, m * L, dv)
+                Yc = _chunk_targets(Y, ctx.members, b0, b1).reshape(-1, m * L, dv)
                 dO = torch.bmm(AXe, W_V, out=w['O'][:, :m * L]).sub_(Yc).mul_(coef)
             dW_V.baddbmm_(AXe.transpose(1, 2), dO)
             dAX = torch.bmm(dO, W_V.transpose(1, 2), out=w['dAX'][:, :m * L])          # (E, m·L, d)
-            dAXt = w['dAXt'][:m]
-            dAXt.view(m, d, E, L).copy_(dAX.view(E, m, L, d).permute(1, 3, 0, 2))     # (m, d, E·L)
-            dA = torch.bmm(X[b0:b1], dAXt, out=w['dA'][:m])                           # (m, L_k, E·L_q)
-            if ctx.softmax: dA = torch.ops.aten._softmax_backward_data.out(dA, A, 1, dA.dtype, grad_input=w['dS'][:m])
-            dU = torch.bmm(dA.view(m, L * E, L), Z[b0:b1], out=w['U'][:m])            # (m, L_k·E, d_a)
+            dAXq = w['dAXq'][:m]
+            dAXq.view(m, L, E, d).copy_(dAX.view(E, m, L, d).permute(1, 2, 0, 3))     # (m, L_q·E, d)
+            dA = torch.bmm(dAXq, X[b0:b1].transpose(1, 2), out=w['dA'][:m])           # (m, L_q·E, L_k)
+            if ctx.softmax: dA = torch.ops.aten._softmax_backward_data.out(dA, A, 2, dA.dtype, grad_input=w['dS'][:m])
+            dU = torch.bmm(dA, Z[b0:b1], out=w['U'][:m])                              # (m, L_q·E, d)
             dW2.addmm_(Z[b0:b1].reshape(m * L, d).T, dU.view(m * L, E * d))
         if not fresh: ws.gen += 1
-        return dW2.view(d, E, d).permute(1, 2, 0), dW_V, None, None, None, None, None, None
+        return dW2.view(d, E, d).permute(1, 0, 2), dW_V, None, None, None, None, None, None, None
 
 
 # %% ../nbs/02_models.ipynb #7954bf17
@@ -236,12 +242,12 @@ class AttentionHead(nn.Module):
         if X.shape[-1] != self.d: raise ValueError(f"X must have d = {self.d} channels on its last axis, got shape {tuple(X.shape)}")
         if self.pos is not None and self.gamma < 1 and X.shape[-2] != self.pos.shape[0]:
             raise ValueError(f"X must have L = {self.pos.shape[0]} tokens (the positional embeddings'), got shape {tuple(X.shape)}")
-    def _shared(self, X, Y=None):
+    def _shared(self, X, Y=None, members=None):
         "The training path (`SharedAttention`) for inputs shared by all members."
         scale = 1 / X.shape[-2] if self.kind == 'linear' else self.beta / math.sqrt(self.d)
         return SharedAttention.apply(self.kernel() * scale, self.W_V, self.queries(X).contiguous(), X.contiguous(),
                                      self.kind == 'softmax', None if Y is None else Y.contiguous(), self._ws,
-                                     torch.is_grad_enabled() and any(p.requires_grad for p in self.parameters()))
+                                     torch.is_grad_enabled() and any(p.requires_grad for p in self.parameters()), members)
     def forward(self, X:torch.Tensor, # (B, L, d) shared, or (E, B, L, d)
                ) -> torch.Tensor:     # (E, B, L, d_v)
         self._check(X)
@@ -249,10 +255,19 @@ class AttentionHead(nn.Module):
         Q, K, V = self._project(X)
         return self._mix(Q, K) @ V                             # (E, B, L, L) @ (E, B, L, d_v)
     def loss(self, X:torch.Tensor, # (B, L, d) shared, or (E, B, L, d)
-             Y:torch.Tensor, # targets (B, L, d_v) shared, or (E, B, L, d_v) per member (e.g. one teacher each)
+             Y:torch.Tensor, # targets (B, L, d_v) shared, (E, B, L, d_v) per member, or (T, B, L, d_v) with `members`
+             members=None, # with per-teacher `Y`: the teacher of each member (E,), as `Teachers.members`
             ) -> torch.Tensor: # (E,)
         "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), fused with the forward pass for shared `X`."
         self._check(X)
+        if members is not None:
+            members = torch.as_tensor(members, dtype=torch.long, device=Y.device)
+            if members.shape != (self.size,): raise ValueError(f"members must give one teacher per member ({self.size}), got shape {tuple(members.shape)}")
+            if Y.ndim != 4 or not 0 <= int(members.min()) <= int(members.max()) < Y.shape[0]:
+                raise ValueError(f"with members, Y must be per teacher (T, B, L, d_v) with T > {int(members.max())}, got shape {tuple(Y.shape)}")
+            if X.ndim == 3 and tuple(Y.shape[1:]) == (*X.shape[:2], self.d_v) and not (X.requires_grad or Y.requires_grad):
+                return self._shared(X, Y, members)
+            Y = Y.index_select(0, members)
         shapes = ((*X.shape[:2], self.d_v), (self.size, *X.shape[:2], self.d_v))
         if X.ndim == 3 and tuple(Y.shape) in shapes and not (X.requires_grad or Y.requires_grad):
             return self._shared(X, Y)

@@ -72,7 +72,8 @@ class Task:
         return torch.randn(n, self.L, self.d, generator=gen, device=device, dtype=dtype)
     def sample(self, n:int, # number of sequences
                seed:int=0, # sample seed (deterministic on each device)
-               device='cpu', dtype=torch.float32, noiseless:bool=False):
+               device='cpu', dtype=torch.float32, noiseless:bool=False,
+               select:bool=True): # `Teachers`: Y per member (E, ...); False: per teacher (T, ...), same draws
         "`(X, Y)` with X (n, L, d) and Y (n, L, d_v); for `Teachers`, Y (E, n, L, d_v), each member's own teacher's."
         n = check_int(n, 'n', 1)
         device = resolve_device(device)
@@ -81,7 +82,7 @@ class Task:
         Y = self._targets(X)
         if self.sigma > 0 and not noiseless:
             Y = Y + self.sigma * torch.randn(Y.shape, generator=gen, device=device, dtype=dtype)
-        return X, self._select(Y)
+        return X, (self._select(Y) if select else Y)
     def _targets(self, X): return self.target(X)       # `Teachers`: every teacher's, before noise
     def _select(self, Y): return Y                     # `Teachers`: each member's teacher's
     def check_inputs(self, X):

@@ -28,9 +28,13 @@ class FitResult:
     svs:torch.Tensor = None    # (T, E, q) singular values of the learned operator, if recorded
 
 # %% ../nbs/03_train.ipynb #4bf5af1f
-def member_loss(model, X:torch.Tensor, Y:torch.Tensor) -> torch.Tensor:
+def member_loss(model, X:torch.Tensor, Y:torch.Tensor,
+                members:torch.Tensor=None, # Y per teacher (T, B, L, d_v): member e's teacher is members[e]
+               ) -> torch.Tensor:
     "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), shape (E,) (the model's fused `loss` where it has one)."
-    return model.loss(X, Y) if hasattr(model, 'loss') else ((model(X) - Y) ** 2).mean((1, 2, 3))
+    if hasattr(model, 'loss'): return model.loss(X, Y) if members is None else model.loss(X, Y, members=members)
+    if members is not None: Y = Y.index_select(0, members)
+    return ((model(X) - Y) ** 2).mean((1, 2, 3))
 
 def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         task, # the teacher, or `Teachers` (one per member, on shared inputs)
@@ -61,10 +65,12 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
     opt = torch.optim.SGD(params, lr=lr) if optimizer == 'gd' else torch.optim.Adam(params, lr=lr)
     gen = torch.Generator(device=device).manual_seed(int(seed))
     if n_train is not None:
-        Xtr, Ytr = task.sample(check_int(n_train, 'n_train', 1), seed=seed, device=device, dtype=dtype)
+        Xtr, Ytr = task.sample(check_int(n_train, 'n_train', 1), seed=seed, device=device, dtype=dtype, select=False)
         bs = n_train if batch_size is None else check_int(batch_size, 'batch_size', 1, n_train)
     else: bs = 64 if batch_size is None else check_int(batch_size, 'batch_size', 1)
     E = model.size
+    members = getattr(task, 'members', None)               # `Teachers`: targets stay per teacher, gathered in the loss
+    members = None if members is None else torch.tensor(members, dtype=torch.long, device=device)
     active = torch.ones(E, dtype=torch.bool, device=device)
     stopped = torch.full((E,), steps, dtype=torch.long)
     rec = max(1, steps // 50) if record_every is None else check_int(record_every, 'record_every', 1)
@@ -79,12 +85,12 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
     for t in it:
         if population: loss = task.population_excess(model.operator()) + task.bayes_risk
         else:
-            if n_train is None: X, Y = task.sample(bs, seed=int(torch.randint(2**62, (1,), generator=gen, device=device)), device=device, dtype=dtype)
+            if n_train is None: X, Y = task.sample(bs, seed=int(torch.randint(2**62, (1,), generator=gen, device=device)), device=device, dtype=dtype, select=False)
             elif bs == n_train: X, Y = Xtr, Ytr
             else:
                 idx = torch.randperm(n_train, generator=gen, device=device)[:bs]
                 X, Y = Xtr[idx], Ytr[..., idx, :, :]                   # Y may carry a member axis first
-            loss = member_loss(model, X, Y)
+            loss = member_loss(model, X, Y, members)
         with torch.no_grad():
             if t % rec == 0 or t == steps:
                 hist_steps.append(t); hist_loss.append(loss.detach().double().cpu())
