@@ -14,8 +14,8 @@ from .tasks import resolve_device
 
 # %% auto #0
 __all__ = ['SCALES', 'get_scale', 'scaled', 'default_device', 'set_seed', 'jsonable', 'config_key', 'results_root',
-           'ExperimentError', 'SerialExecutor', 'ProcessExecutor', 'RayExecutor', 'ResultsCache', 'minimal_capacity',
-           'Claim', 'claim', 'check_claims', 'set_style', 'save_figure', 'show']
+           'ExperimentError', 'SerialExecutor', 'ProcessExecutor', 'RayExecutor', 'MissingRecords', 'provenance',
+           'ResultsCache', 'minimal_capacity', 'Claim', 'claim', 'check_claims', 'set_style', 'save_figure', 'show']
 
 # %% ../nbs/04_experiment.ipynb #feb3b6a6
 SCALES = ('quick', 'paper')
@@ -232,6 +232,31 @@ class RayExecutor:
     def __repr__(self): return f"ray(address={self.address or 'local'}, gpus_per_task={self.gpus_per_task:g})"
 
 # %% ../nbs/04_experiment.ipynb #7c2d9e41
+class MissingRecords(LookupError):
+    "A read-only cache (`from_records`) lacks records of a sweep: the experiment and how many of its configs."
+    def __init__(self, experiment:str, missing:int, total:int):
+        super().__init__(f"{experiment}: {missing} of {total} records missing (read-only cache: nothing is computed)")
+        self.experiment, self.missing, self.total = experiment, missing, total
+
+def provenance() -> dict:
+    "What a record says about where it was computed: the code's git commit (`+dirty` if the package has edits) and the host."
+    global _PROVENANCE
+    if _PROVENANCE is None:
+        import platform, subprocess
+        here, commit = Path(__file__).resolve().parent, None
+        try:
+            git = lambda *a: subprocess.run(['git', '-C', str(here), *a], capture_output=True, text=True, timeout=10)
+            r = git('rev-parse', 'HEAD')
+            if r.returncode == 0:
+                commit = r.stdout.strip()[:12] + ('+dirty' if git('status', '--porcelain', '--', '.').stdout.strip() else '')
+        except (OSError, subprocess.SubprocessError): pass
+        cpu = platform.processor() or platform.machine()
+        try: cpu = next(l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name'))
+        except (OSError, StopIteration): pass
+        _PROVENANCE = dict(commit=commit, host=f"{cpu}, {os.cpu_count()} cores, {platform.system()}")
+    return _PROVENANCE
+_PROVENANCE = None
+
 class ResultsCache:
     "Records of finished experiment runs, one JSON file each, written atomically by this process."
     def __init__(self, root=None, # folder (see `results_root`)
@@ -239,8 +264,11 @@ class ResultsCache:
                  device=None, # where experiments run ('auto', 'cpu', 'cuda')
                  force:bool=False, # recompute (and overwrite) records that exist
                  executor=None, # where configs run: SerialExecutor() (default), ProcessExecutor(n), RayExecutor()
+                 readonly:bool=False, # only read records: a sweep with any missing raises `MissingRecords`
                 ):
-        self.scale, self.device, self.force = get_scale(scale), default_device(device), force
+        self.scale, self.device, self.force, self.readonly = get_scale(scale), default_device(device), force, readonly
+        if force and readonly: raise ValueError("force and readonly exclude each other: a read-only cache computes nothing")
+        self.swept = {}                                     # experiment -> records of its last sweep (for reports)
         self.executor = executor or SerialExecutor()
         if not callable(getattr(self.executor, 'map', None)):
             raise TypeError(f"executor must have a map(fn, configs, device) method, got {executor!r}")
@@ -259,7 +287,7 @@ class ResultsCache:
         "Write a record atomically and return it."
         rec = dict(experiment=experiment, key=config_key(experiment, config), config=jsonable(config),
                    metrics=jsonable(metrics), scale=self.scale, device=str(self.device), torch=torch.__version__,
-                   wall_s=round(wall, 4), finished=time.strftime('%Y-%m-%dT%H:%M:%S'))
+                   wall_s=round(wall, 4), finished=time.strftime('%Y-%m-%dT%H:%M:%S'), **provenance())
         p = self.path(experiment, config)
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix='.tmp-', suffix='.json')
@@ -283,7 +311,8 @@ class ResultsCache:
             if not (force or self.force) and (rec := self.get(experiment, c)) is not None:
                 recs[i] = rec; self.counts['cached'] += 1
             else: todo.setdefault(config_key(experiment, c), []).append(i)
-        if not todo: return recs
+        if not todo: self.swept[experiment] = recs; return recs
+        if self.readonly: raise MissingRecords(experiment, len(todo), len({config_key(experiment, c) for c in configs}))
         ex = SerialExecutor() if local else self.executor
         if not ex.accepts(fn):
             warnings.warn(f"{experiment}: {getattr(fn, '__qualname__', fn)} cannot be sent to {ex.name} workers "
@@ -301,6 +330,7 @@ class ResultsCache:
         finally: outcomes.close()
         if failed:
             raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))
+        self.swept[experiment] = recs
         return recs
     def records(self, experiment:str) -> list:
         "Every readable stored record of an experiment (unreadable files are skipped with a warning)."
