@@ -4,13 +4,14 @@
 
 # %% ../nbs/90_cli.ipynb #3d8d45b6
 from __future__ import annotations
-import argparse, html, importlib, os, sys, tempfile, time
+import argparse, base64, html, importlib, json, os, sys, tempfile, time
 from pathlib import Path
 from .experiment import (ResultsCache, SCALES, get_scale, default_device, jsonable, SerialExecutor,
-                                       ProcessExecutor, RayExecutor)
+                                       ProcessExecutor, RayExecutor, MissingRecords, provenance, results_root)
 
 # %% auto #0
-__all__ = ['THEOREMS', 'write_report', 'UsageError', 'Interrupted', 'reproduce', 'main']
+__all__ = ['THEOREMS', 'claims_json', 'write_report', 'UsageError', 'Interrupted', 'reproduce', 'main', 'published_root',
+           'PaperResults', 'paper_results']
 
 # %% ../nbs/90_cli.ipynb #8e4144de
 THEOREMS = {'linear_bound': 'Theorem 1: the linear bound', 'ladder': 'Theorem 2: the ladder',
@@ -28,27 +29,56 @@ def _records_line(n:dict) -> str:
     if not n or not (n['cached'] + n['computed']): return ''
     return f"; {n['cached'] + n['computed']} records asked for: {n['cached']} from the cache, {n['computed']} computed"
 
+def _sweep_summary(recs:list) -> dict:
+    "Count, summed compute seconds, and the commits, hosts and torch versions of a sweep's records."
+    u = lambda k: sorted({str(r.get(k)) for r in recs})
+    return dict(count=len(recs), compute_s=round(sum(r.get('wall_s', 0) for r in recs), 1), commits=u('commit'),
+                hosts=u('host'), torch=u('torch'), devices=u('device'))
+
+def claims_json(results:dict, # {experiment: list of Claim}
+                sweeps:dict, # {experiment: {sweep name: its records}}
+                missing:dict=None, # {experiment: why it was not evaluated}
+                scale:str=None) -> dict:
+    "The machine-readable verdicts: every claim, what was not evaluated, and each sweep's records (no clock, no path)."
+    return dict(scale=scale, claims=[dict(experiment=n, theorem=THEOREMS[n], statement=c.statement, measured=c.measured,
+                                          holds=c.holds) for n, cl in results.items() for c in cl],
+                not_evaluated=dict(missing or {}),
+                records={n: {s: _sweep_summary(r) for s, r in sw.items()} for n, sw in sweeps.items() if sw})
+
 def write_report(results:dict, # {experiment: list of Claim}
                  cache:ResultsCache,
                  seconds:dict, # {experiment: wall seconds}
                  records:dict=None, # {experiment: {'cached': n, 'computed': n}}
+                 sweeps:dict=None, # {experiment: {sweep name: its records}}
+                 missing:dict=None, # {experiment: why it was not evaluated (records missing)}
                 ) -> Path:
-    "Write report.md and report.html (claims, verdicts, figures) next to the cache's records; return the Markdown path."
-    records = records or {}
+    "Write report.md, report.html and claims.json (claims, verdicts, figures, provenance) next to the records; return the Markdown path."
+    records, sweeps, missing = records or {}, sweeps or {}, missing or {}
     figs = sorted((cache.root / 'figures').glob('*.png'))
     n_all = sum(len(c) for c in results.values()); n_ok = sum(c.holds for cl in results.values() for c in cl)
     tot = {k: sum(r[k] for r in records.values()) for k in ('cached', 'computed')}
     head = f"entropic-bound: reproduction report ({cache.scale} scale, {cache.device})"
-    ran = (f"Run with the {cache.executor!r} executor{_records_line(tot)}." if records else '')
+    ran = ("Evaluated from the stored records (nothing trained)." if cache.readonly else
+           f"Run with the {cache.executor!r} executor{_records_line(tot)}." if records else '')
+    allrecs = [r for sw in sweeps.values() for rs in sw.values() for r in rs]
+    prov = _sweep_summary(allrecs)
+    where = (f"Records computed at commit(s) {', '.join(prov['commits'])} on {'; '.join(prov['hosts'])} "
+             f"(torch {', '.join(prov['torch'])}); claims evaluated at commit {provenance()['commit']}." if allrecs else '')
     md = [f"# {head}", '', f"{n_ok} of {n_all} claims hold; each row is a statement a notebook makes, with what this "
-          f"run measured. {ran}", '']
+          f"run measured. {ran}", '', where, '']
+    if missing: md += ['Not evaluated: ' + '; '.join(f"{THEOREMS[n]} ({m})" for n, m in missing.items()) + '.', '']
     h = ["<html><head><meta charset='utf-8'><title>entropic-bound report</title><style>"
          "body{font-family:sans-serif;max-width:1100px;margin:auto}"
          "td,th{border:1px solid #ccc;padding:4px;vertical-align:top}table{border-collapse:collapse}"
          ".no{color:#b00;font-weight:bold}.ok{color:#070}</style></head><body>",
-         f"<h1>{html.escape(head)}</h1><p>{n_ok} of {n_all} claims hold. {html.escape(ran)}</p>"]
+         f"<h1>{html.escape(head)}</h1><p>{n_ok} of {n_all} claims hold. {html.escape(ran)}</p><p>{html.escape(where)}</p>"]
     for name, claims in results.items():
-        line = (f"{len(claims)} claims, run in {seconds[name]:.0f} s{_records_line(records.get(name))}." if claims
+        sw = {s: _sweep_summary(r) for s, r in sweeps.get(name, {}).items()}
+        comp = (f" Compute time of its records: {sum(v['compute_s'] for v in sw.values()):.0f} s ("
+                + ', '.join(f"{s} {v['compute_s']:.0f} s over {v['count']}" for s, v in sw.items()) + ")." if sw else '')
+        line = (f"Not evaluated: {missing[name]}." if name in missing else
+                f"{len(claims)} claims, {'evaluated' if cache.readonly else 'run'} in {seconds[name]:.0f} s"
+                f"{_records_line(records.get(name))}.{comp}" if claims
                 else 'Skipped (the [real] extra is not installed).')
         md += [f"## {THEOREMS[name]}", '', line, '']
         h.append(f"<h2>{html.escape(THEOREMS[name])}</h2><p>{html.escape(line)}</p>")
@@ -59,12 +89,15 @@ def write_report(results:dict, # {experiment: list of Claim}
             h.append('<table><tr><th>verdict</th><th>claim</th><th>measured</th></tr>' + ''.join(
                 f"<tr><td class='{'ok' if c.holds else 'no'}'>{'holds' if c.holds else 'disagrees'}</td>"
                 f"<td>{html.escape(c.statement)}</td><td>{html.escape(c.measured)}</td></tr>" for c in claims) + '</table>')
-        mine = [f for f in figs if f.name.startswith(name)]
+        mine = [f for f in figs if f.name.startswith(name)] if name not in missing else []
         md += [''] + [f"![{f.stem}](figures/{f.name})" for f in mine] + ['']
         h += [f"<p><img src='figures/{f.name}' style='max-width:100%' alt='{f.stem}'></p>" for f in mine]
     h.append('</body></html>')
     _atomic_write(cache.root / 'report.md', '\n'.join(md)); _atomic_write(cache.root / 'report.html', '\n'.join(h))
+    _atomic_write(cache.root / 'claims.json', json.dumps(claims_json(results, sweeps, missing, cache.scale), indent=1,
+                                                         ensure_ascii=False) + '\n')
     return cache.root / 'report.md'
+
 
 # %% ../nbs/90_cli.ipynb #8ab62d40
 class UsageError(ValueError):
@@ -106,16 +139,22 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
               workers:int=None, # run configs on this many local worker processes
               ray:str=None, # Ray tasks: 'local' (Ray's default), 'auto' (a running cluster), or an address
               gpus_per_task:float=None, # with `ray` on CUDA: the GPU share each task asks for (default 1)
+              from_records:bool=False, # evaluate claims and figures from stored records only (train nothing)
              ) -> Path:
     "Run the chosen experiments through the results cache, draw their figures and write the report; returns its path."
     import torch
     try:                                              # every argument is checked before any experiment runs
+        if from_records and (force or workers is not None or ray is not None or gpus_per_task is not None):
+            raise ValueError("from_records computes nothing: force, workers, ray and gpus_per_task do not apply")
+        if from_records and device is None and not os.environ.get('EB_DEVICE'): device = 'cpu'   # the published records'
         only, scale, dev = _parse_only(only), get_scale(scale), default_device(device)
         if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
             raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
         cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
         root = out or os.environ.get('EB_RESULTS') or 'results'
-        cache = ResultsCache(root, scale=scale, device=dev, force=force)
+        if from_records and not (results_root(root) / scale).is_dir():
+            raise ValueError(f"from_records: no records folder {results_root(root) / scale}")
+        cache = ResultsCache(root, scale=scale, device=dev, force=force, readonly=from_records)
         cache.executor = _make_executor(workers, ray, gpus_per_task, threads)
     except ValueError as e: raise UsageError(str(e)) from None
     if dev.type == 'cpu': torch.set_num_threads(min(2, cores) if threads is None else threads)
@@ -123,16 +162,20 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
     if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
     from entropic_bound.experiment import set_style
     set_style()
-    results, seconds, records = {}, {}, {}
+    results, seconds, records, sweeps, missing = {}, {}, {}, {}, {}
     name, t_all = None, time.perf_counter()
     try:
         for i, name in enumerate(only):
             t0, n0 = time.perf_counter(), dict(cache.counts)
             if progress: print(f"[{i + 1}/{len(only)}] {name} ({scale}, {dev}) ...", end=' ', flush=True)
-            results[name] = importlib.import_module(f'entropic_bound.{name}').reproduce(cache)
-            seconds[name] = time.perf_counter() - t0
+            cache.swept = {}
+            try: results[name] = importlib.import_module(f'entropic_bound.{name}').reproduce(cache)
+            except MissingRecords as e:                 # only a read-only cache raises it: report, go on
+                results[name], missing[name] = [], str(e)
+            seconds[name], sweeps[name] = time.perf_counter() - t0, dict(cache.swept)
             records[name] = {k: cache.counts[k] - n0[k] for k in n0}
-            if progress: print(f"{sum(c.holds for c in results[name])}/{len(results[name])} claims hold, "
+            if progress: print(f"not evaluated: {missing[name]}" if name in missing else
+                               f"{sum(c.holds for c in results[name])}/{len(results[name])} claims hold, "
                                f"{seconds[name]:.0f} s" if results[name] else "skipped (install the [real] extra)",
                                flush=True)
     except KeyboardInterrupt:
@@ -142,7 +185,7 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
                           f"{cache.counts['computed']}, stored in {cache.root}; "
                           "run the same command again to resume from them") from None
     finally: cache.close()
-    return write_report(results, cache, seconds, records)
+    return write_report(results, cache, seconds, records, sweeps, missing)
 
 # %% ../nbs/90_cli.ipynb #6106131b
 def _parser() -> argparse.ArgumentParser:
@@ -155,6 +198,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument('--only', default=None, help=f"comma-separated subset of: {','.join(THEOREMS)}")
     p.add_argument('--out', default=None, help='results folder (default: $EB_RESULTS or ./results)')
     p.add_argument('--force', action='store_true', help='recompute records that already exist')
+    p.add_argument('--from-records', action='store_true',
+                   help='evaluate every claim and figure from the stored records, training nothing (device: cpu '
+                        'unless given); an experiment with missing records is reported as not evaluated')
     p.add_argument('--threads', type=int, default=None,
                    help='torch CPU threads (default: min(2, cores); with --workers, per worker: cores // N)')
     g = p.add_mutually_exclusive_group()
@@ -168,11 +214,11 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 def main(argv:list=None) -> int:
-    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force] [--workers N | --ray [A]]."
+    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force | --from-records] [--workers N | --ray [A]]."
     a = _parser().parse_args(argv)
     try:
         path = reproduce(a.scale, a.device, a.only, a.out, a.force, threads=a.threads, workers=a.workers,
-                         ray=a.ray, gpus_per_task=a.gpus_per_task)
+                         ray=a.ray, gpus_per_task=a.gpus_per_task, from_records=a.from_records)
     except UsageError as e:                         # only argument errors are one line; any other error is a bug
         print(f"eb-reproduce: error: {e}", file=sys.stderr); return 2
     except KeyboardInterrupt as e:
@@ -182,3 +228,76 @@ def main(argv:list=None) -> int:
     return 0
 
 if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())   # not when a notebook runs this cell
+
+# %% ../nbs/90_cli.ipynb #413790be
+def published_root() -> Path:
+    "The folder of published results: `results/` of the checkout this package runs from."
+    return Path(globals().get('__file__', 'x')).resolve().parents[1] / 'results'   # a notebook runs in nbs/
+
+class PaperResults:
+    "Published paper-scale claims and figures of one experiment (or, with `name=None`, a summary of all)."
+    def __init__(self, name:str=None, # an experiment of THEOREMS, or None for the summary
+                 root=None): # results folder (default `published_root()`)
+        if name is not None and name not in THEOREMS: raise ValueError(f"name must be one of {', '.join(THEOREMS)}, got {name!r}")
+        self.name, self.dir = name, Path(root or published_root()) / 'paper'
+        p = self.dir / 'claims.json'
+        self.data = json.loads(p.read_text()) if p.exists() else None
+    def claims(self) -> list:
+        "The published claims of this experiment (all of them for the summary)."
+        return [c for c in (self.data or {}).get('claims', []) if self.name in (None, c['experiment'])]
+    def _label(self) -> str:
+        recs = [r for n, sw in self.data['records'].items() if self.name in (None, n) for r in sw.values()]
+        if not recs: return "scale paper; no records of it are published yet"
+        u = lambda k: sorted({x for r in recs for x in r[k]})
+        return (f"scale paper; {sum(r['count'] for r in recs)} records, {sum(r['compute_s'] for r in recs) / 3600:.2f} h "
+                f"of compute, at commit(s) {', '.join(u('commits'))} on {'; '.join(u('hosts'))} (torch {', '.join(u('torch'))})")
+    def _rows(self) -> list:
+        "(verdict, claim, measured) rows, or the summary's (experiment, holds, disagrees, status) rows."
+        if self.name is not None: return [('holds' if c['holds'] else 'disagrees', c['statement'], c['measured']) for c in self.claims()]
+        ne = self.data['not_evaluated']
+        return [(t, sum(c['holds'] for c in self.data['claims'] if c['experiment'] == n),
+                 sum(not c['holds'] for c in self.data['claims'] if c['experiment'] == n),
+                 f"not evaluated: {ne[n]}" if n in ne else 'evaluated') for n, t in THEOREMS.items()]
+    def _head(self) -> tuple:
+        if self.data is None: return (f"No published paper-scale results at {self.dir}.", None)
+        if self.name in self.data['not_evaluated']:
+            return (f"Paper scale, {THEOREMS[self.name]}: not evaluated yet ({self.data['not_evaluated'][self.name]}).", self._label())
+        cl = self.claims()
+        what = THEOREMS[self.name] if self.name else 'all experiments'
+        return (f"Paper scale, {what}: {sum(c['holds'] for c in cl)} of {len(cl)} claims hold.", self._label())
+    def figures(self) -> list:
+        "The published PNG figures of this experiment."
+        return [] if self.name is None else sorted((self.dir / 'figures').glob(f'{self.name}*.png'))
+    def _repr_markdown_(self) -> str:
+        title, label = self._head()
+        out = [f"**{title}**"] + ([f"*{label}*", ''] if label else [])
+        if self.data is None: return '\n'.join(out)
+        hdr = ('| verdict | claim | measured |\n|---|---|---|' if self.name else
+               '| experiment | claims that hold | claims that disagree | status |\n|---|---|---|---|')
+        rows = self._rows()
+        if rows: out += [hdr] + ['| ' + ' | '.join(str(x).replace('|', '/').replace('\n', ' ') for x in r) + ' |' for r in rows]
+        if self.name is None:
+            bad = [c for c in self.claims() if not c['holds']]
+            if bad: out += ['', 'Claims that disagree at the paper scale:', ''] + [f"- {c['theorem']}: {c['statement']} ({c['measured']})" for c in bad]
+        return '\n'.join(out)
+    def _repr_html_(self) -> str:
+        title, label = self._head()
+        out = [f"<p><b>{html.escape(title)}</b>" + (f"<br><i>{html.escape(label)}</i>" if label else '') + '</p>']
+        if self.data is None: return ''.join(out)
+        cols = ('verdict', 'claim', 'measured') if self.name else ('experiment', 'claims that hold', 'claims that disagree', 'status')
+        rows = self._rows()
+        if rows: out.append('<table><tr>' + ''.join(f'<th>{c}</th>' for c in cols) + '</tr>' + ''.join(
+            '<tr>' + ''.join(f'<td>{html.escape(str(x))}</td>' for x in r) + '</tr>' for r in rows) + '</table>')
+        if self.name is None:
+            bad = [c for c in self.claims() if not c['holds']]
+            if bad: out.append('<p>Claims that disagree at the paper scale:</p><ul>' + ''.join(
+                f"<li>{html.escape(c['theorem'])}: {html.escape(c['statement'])} ({html.escape(c['measured'])})</li>" for c in bad) + '</ul>')
+        for f in self.figures():
+            out.append(f"<p><img alt='{f.stem} (paper scale)' style='max-width:100%' "
+                       f"src='data:image/png;base64,{base64.b64encode(f.read_bytes()).decode()}'></p>")
+        return ''.join(out)
+    def __repr__(self): return self._repr_markdown_()
+
+def paper_results(name:str=None, root=None) -> PaperResults:
+    "The published paper-scale claims and figures of experiment `name` (None: a summary with every disagreement)."
+    return PaperResults(name, root)

@@ -243,7 +243,7 @@ def provenance() -> dict:
     global _PROVENANCE
     if _PROVENANCE is None:
         import platform, subprocess
-        here, commit = Path(__file__).resolve().parent, None
+        here, commit = Path(globals().get('__file__', 'x')).resolve().parent, None   # a notebook: its folder
         try:
             git = lambda *a: subprocess.run(['git', '-C', str(here), *a], capture_output=True, text=True, timeout=10)
             r = git('rev-parse', 'HEAD')
