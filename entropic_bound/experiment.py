@@ -239,7 +239,7 @@ class MissingRecords(LookupError):
         self.experiment, self.missing, self.total = experiment, missing, total
 
 def provenance() -> dict:
-    "What a record says about where it was computed: the code's git commit (`+dirty` if the package has edits) and the host."
+    "Where records are computed: the git commit of the code (`+dirty` if the package has edits) and the host; read once per process."
     global _PROVENANCE
     if _PROVENANCE is None:
         import platform, subprocess
@@ -269,6 +269,7 @@ class ResultsCache:
         self.scale, self.device, self.force, self.readonly = get_scale(scale), default_device(device), force, readonly
         if force and readonly: raise ValueError("force and readonly exclude each other: a read-only cache computes nothing")
         self.swept = {}                                     # experiment -> records of its last sweep (for reports)
+        provenance()                                        # read now, when the code that will run was just imported
         self.executor = executor or SerialExecutor()
         if not callable(getattr(self.executor, 'map', None)):
             raise TypeError(f"executor must have a map(fn, configs, device) method, got {executor!r}")

@@ -1,0 +1,30 @@
+"""Milliseconds per training step of one paper-scale ensemble (ladder/capacity: L=32, d=16, 5 teachers × 5 sizes × 3
+seeds = 75 softmax heads, batch 256, Adam, one torch thread), from the slope between 20- and 60-step `fit` runs.
+
+Usage: python bench/trainer_step.py [KIND] [REPEATS]
+To compare two versions of the code, run it with PYTHONPATH pointing at each checkout in turn, alternating:
+    git worktree add /tmp/old <commit>; for i in 1 2; do PYTHONPATH=/tmp/old python bench/trainer_step.py; python bench/trainer_step.py; done"""
+import sys, time, torch
+torch.set_num_threads(1)
+from entropic_bound import ladder as la
+from entropic_bound.train import fit
+from entropic_bound.models import AttentionHead
+from entropic_bound.tasks import Teachers
+
+def main(kind:str='softmax', repeats:int=2):
+    cfg = [c for c in la.capacity_configs('paper', 'cpu') if c['kind'] == kind][-1]
+    tasks = [la.rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], cfg['gamma'], cfg['beta'], s) for s in cfg['teacher_seeds']]
+    members = [(t, r, s) for t in range(len(tasks)) for r in cfg['sizes'] for s in range(cfg['seeds'])]
+    T, t0 = Teachers(tasks, members=[t for t, _, _ in members]), tasks[0]
+    def run(steps):
+        m = AttentionHead(t0.d, [r for _, r, _ in members], kind=t0.kind, beta=t0.beta, gamma=t0.gamma,
+                          pos=t0.pos if t0.gamma < 1 else None, seeds=range(len(members)))
+        a = time.perf_counter()
+        fit(m, T, steps=steps, lr=3e-2, optimizer='adam', batch_size=cfg['batch'], lr_schedule='cosine', seed=0)
+        return time.perf_counter() - a
+    run(3)
+    ts = [(run(20), run(60)) for _ in range(repeats)]
+    print(f"{kind}, E={len(members)}, L={cfg['L']}, d={cfg['d']}, batch={cfg['batch']}: ms/step",
+          sorted(round(1000 * (b - a) / 40, 1) for a, b in ts))
+
+if __name__ == '__main__': main(*(sys.argv[1:2] or ['softmax']), *[int(x) for x in sys.argv[2:3]])
