@@ -1,14 +1,19 @@
 """The published paper-scale verdicts against a fresh `eb-reproduce --scale paper --from-records`.
 
 Usage: python .ci/paper_check.py PUBLISHED_claims.json REGENERATED_claims.json
-Fails (exit 1) when any claim's statement, verdict or measured numbers, the list of experiments not evaluated, or the
-records' summary differ: a change in a claim's code must come with the republished report
+Fails (exit 1) when the published file holds no claims, a statement repeats, or any claim's statement, verdict or
+measured numbers, the list of experiments not evaluated, or the records' summary differ. Measured numbers are compared
+as the exact strings the claims print (the same records and code give the same strings on the same CPU and BLAS; a
+last-digit change on another machine would show here as a difference to look at): a change in a claim's code must come with the republished report
 (`eb-reproduce --scale paper --from-records`, then commit results/paper)."""
 import json, sys
 
 def main(published:str, regenerated:str) -> int:
     a, b = (json.load(open(p)) for p in (published, regenerated))
+    if not a['claims']: print(f"{published} holds no claims: nothing to check against"); return 1
     key = lambda c: (c['experiment'], c['statement'])
+    for name, cl in (('published', a['claims']), ('regenerated', b['claims'])):
+        if len({key(c) for c in cl}) != len(cl): print(f"the {name} claims repeat a statement: they cannot be compared"); return 1
     ca, cb = {key(c): c for c in a['claims']}, {key(c): c for c in b['claims']}
     bad = [f"only published: {k}" for k in ca.keys() - cb.keys()] + [f"only regenerated: {k}" for k in cb.keys() - ca.keys()]
     for k in ca.keys() & cb.keys():

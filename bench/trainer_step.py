@@ -2,6 +2,7 @@
 seeds = 75 softmax heads, batch 256, Adam, one torch thread), from the slope between 20- and 60-step `fit` runs.
 
 Usage: python bench/trainer_step.py [KIND] [REPEATS]
+       python bench/trainer_step.py --parts     # two component timings at the same size (medians of 15)
 To compare two versions of the code, run it with PYTHONPATH pointing at each checkout in turn, alternating:
     git worktree add /tmp/old <commit>; for i in 1 2; do PYTHONPATH=/tmp/old python bench/trainer_step.py; python bench/trainer_step.py; done"""
 import sys, time, torch
@@ -27,4 +28,20 @@ def main(kind:str='softmax', repeats:int=2):
     print(f"{kind}, E={len(members)}, L={cfg['L']}, d={cfg['d']}, batch={cfg['batch']}: ms/step",
           sorted(round(1000 * (b - a) / 40, 1) for a, b in ts))
 
-if __name__ == '__main__': main(*(sys.argv[1:2] or ['softmax']), *[int(x) for x in sys.argv[2:3]])
+def parts():
+    "The softmax over a strided key axis against the contiguous one, and the per-step gather of every member's targets."
+    import statistics
+    def tm(f):
+        ts = []
+        for _ in range(15): a = time.perf_counter(); f(); ts.append(time.perf_counter() - a)
+        return 1e3 * statistics.median(ts)
+    n, L, E = 13, 32, 75                                     # one chunk of 2^20 logits at 75 members
+    S = torch.randn(n, L, E * L); S2 = S.reshape(n * E * L, L).clone()
+    a, b = tm(lambda: torch.softmax(S, 1)), tm(lambda: torch.softmax(S2, -1))
+    print(f"softmax of {S.numel()} logits: over the strided key axis {a:.2f} ms, over the contiguous last axis {b:.2f} ms ({a / b:.1f}x)")
+    Y, members = torch.randn(5, 256, L, 16), [t for t in range(5) for _ in range(15)]
+    print(f"gather of every member's targets (75 members, batch 256, d_v 16, {75 * 256 * L * 16 * 4 / 1e6:.0f} MB): {tm(lambda: Y[members]):.1f} ms")
+
+if __name__ == '__main__':
+    if sys.argv[1:2] == ['--parts']: parts()
+    else: main(*(sys.argv[1:2] or ['softmax']), *[int(x) for x in sys.argv[2:3]])

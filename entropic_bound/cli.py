@@ -267,7 +267,8 @@ class PaperResults:
         return (f"Paper scale, {what}: {sum(c['holds'] for c in cl)} of {len(cl)} claims hold.", self._label())
     def figures(self) -> list:
         "The published PNG figures of this experiment."
-        return [] if self.name is None else sorted((self.dir / 'figures').glob(f'{self.name}*.png'))
+        if self.name is None or self.data is None or self.name in self.data['not_evaluated']: return []
+        return sorted((self.dir / 'figures').glob(f'{self.name}*.png'))
     def _repr_markdown_(self) -> str:
         title, label = self._head()
         out = [f"**{title}**"] + ([f"*{label}*", ''] if label else [])

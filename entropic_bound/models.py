@@ -261,12 +261,15 @@ class AttentionHead(nn.Module):
         "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), fused with the forward pass for shared `X`."
         self._check(X)
         if members is not None:
-            members = torch.as_tensor(members, dtype=torch.long, device=Y.device)
-            if members.shape != (self.size,): raise ValueError(f"members must give one teacher per member ({self.size}), got shape {tuple(members.shape)}")
-            if Y.ndim != 4 or not 0 <= int(members.min()) <= int(members.max()) < Y.shape[0]:
-                raise ValueError(f"with members, Y must be per teacher (T, B, L, d_v) with T > {int(members.max())}, got shape {tuple(Y.shape)}")
-            if X.ndim == 3 and tuple(Y.shape[1:]) == (*X.shape[:2], self.d_v) and not (X.requires_grad or Y.requires_grad):
-                return self._shared(X, Y, members)
+            members = torch.as_tensor(members, device=Y.device)
+            if members.dtype.is_floating_point or members.dtype == torch.bool or members.shape != (self.size,):
+                raise ValueError(f"members must be one integer teacher index per member ({self.size}), got {members.dtype} of shape {tuple(members.shape)}")
+            members = members.long()
+            if X.ndim != 3 or Y.ndim != 4 or tuple(Y.shape[1:]) != (*X.shape[:2], self.d_v):
+                raise ValueError(f"with members, X must be shared (B, L, d) and Y per teacher (T, B, L, d_v) = (T, {', '.join(map(str, X.shape[:-1]))}, {self.d_v}); got X {tuple(X.shape)}, Y {tuple(Y.shape)}")
+            if members.device.type == 'cpu' and not 0 <= int(members.min()) <= int(members.max()) < Y.shape[0]:   # no sync on a GPU
+                raise ValueError(f"members must be teacher indices in [0, T) = [0, {Y.shape[0]}), got {members.tolist()}")
+            if not (X.requires_grad or Y.requires_grad): return self._shared(X, Y, members)
             Y = Y.index_select(0, members)
         shapes = ((*X.shape[:2], self.d_v), (self.size, *X.shape[:2], self.d_v))
         if X.ndim == 3 and tuple(Y.shape) in shapes and not (X.requires_grad or Y.requires_grad):
