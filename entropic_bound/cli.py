@@ -172,7 +172,8 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
             try: results[name] = importlib.import_module(f'entropic_bound.{name}').reproduce(cache)
             except MissingRecords as e:                 # only a read-only cache raises it: report, go on
                 results[name], missing[name] = [], str(e)
-            seconds[name], sweeps[name] = time.perf_counter() - t0, dict(cache.swept)
+            seconds[name] = time.perf_counter() - t0
+            sweeps[name] = {s: list(d.values()) for s, d in cache.swept.items()}
             records[name] = {k: cache.counts[k] - n0[k] for k in n0}
             if progress: print(f"not evaluated: {missing[name]}" if name in missing else
                                f"{sum(c.holds for c in results[name])}/{len(results[name])} claims hold, "

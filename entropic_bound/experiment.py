@@ -268,7 +268,7 @@ class ResultsCache:
                 ):
         self.scale, self.device, self.force, self.readonly = get_scale(scale), default_device(device), force, readonly
         if force and readonly: raise ValueError("force and readonly exclude each other: a read-only cache computes nothing")
-        self.swept = {}                                     # experiment -> records of its last sweep (for reports)
+        self.swept = {}                                     # experiment -> {key: record} of every sweep asked (for reports)
         provenance()                                        # read now, when the code that will run was just imported
         self.executor = executor or SerialExecutor()
         if not callable(getattr(self.executor, 'map', None)):
@@ -312,7 +312,7 @@ class ResultsCache:
             if not (force or self.force) and (rec := self.get(experiment, c)) is not None:
                 recs[i] = rec; self.counts['cached'] += 1
             else: todo.setdefault(config_key(experiment, c), []).append(i)
-        if not todo: self.swept[experiment] = recs; return recs
+        if not todo: self._seen(experiment, recs); return recs
         if self.readonly: raise MissingRecords(experiment, len(todo), len({config_key(experiment, c) for c in configs}))
         ex = SerialExecutor() if local else self.executor
         if not ex.accepts(fn):
@@ -331,8 +331,10 @@ class ResultsCache:
         finally: outcomes.close()
         if failed:
             raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))
-        self.swept[experiment] = recs
+        self._seen(experiment, recs)
         return recs
+    def _seen(self, experiment:str, recs:list):
+        self.swept.setdefault(experiment, {}).update((r['key'], r) for r in recs)
     def records(self, experiment:str) -> list:
         "Every readable stored record of an experiment (unreadable files are skipped with a warning)."
         d = self.root / experiment
