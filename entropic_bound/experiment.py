@@ -126,9 +126,15 @@ class SerialExecutor:
     def close(self): pass
     def __repr__(self): return 'serial'
 
-def _init_worker(threads:int):
+def _exit_with_parent(parent:int):
+    "Exit once the parent is gone: killed by SIGTERM or SIGKILL, it could not stop its workers, which would compute on."
+    while os.getppid() == parent: time.sleep(1)
+    os._exit(1)
+
+def _init_worker(threads:int, parent:int=None):
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's: it stops the workers
     torch.set_num_threads(threads)
+    if parent: threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
 
 class ProcessExecutor:
     "Configs on `workers` local processes (spawned, so CUDA-safe), each with its own torch thread count."
@@ -146,7 +152,7 @@ class ProcessExecutor:
     def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context('spawn'),
-                                             initializer=_init_worker, initargs=(self.threads,))
+                                             initializer=_init_worker, initargs=(self.threads, os.getpid()))
         return self._pool
     def map(self, fn, configs:list, device=None):
         "Yield (index, outcome of `_execute`) as each config finishes."

@@ -696,7 +696,9 @@ def data_only_claims(records:list) -> list:
     claims += [
         claim(THEOREM, 'below its own 50% point every estimator under-counts: mean r̂ < r* by more than 2.6 s.e. '
                        'at every such n, every L', all(under.values()) and min(nbelow.values()) >= 2,
-              'n below n₅₀ per (L, estimator): ' + ', '.join(f'{L}/{k}: {v}' for (L, k), v in nbelow.items())),
+              'n below n₅₀ per (L, estimator): ' + ', '.join(f'{L}/{k}: {v}' for (L, k), v in nbelow.items())
+              + '; pairs with fewer than 2 such n: ' + (', '.join(f'{L}/{k}' for (L, k), v in nbelow.items() if v < 2) or 'none')
+              + '; pairs not significantly under: ' + (', '.join(f'{L}/{k}' for (L, k), v in under.items() if not v) or 'none')),
         claim(THEOREM, f'no estimator over-counts at any measured n (nd ≥ {min(nd_L):.0f}L): P(r̂ > r*) ≤ 1%',
               max(over.values()) <= .01, f'largest P(r̂ > r*): {max(over.values()):.3f}'),
         claim(THEOREM, 'below their 50% point, where n ≥ 2 n₀(s_{r*−1}), the known-noise forms lose only the weakest '
