@@ -45,9 +45,11 @@ def main(argv=None):
                 rates.append((name, c['kind'], c['d'], len(ranks), ms * 1e3,
                               head_flops(c['L'], c['d'], c['d'], ranks, c['batch']) / ms / 1e9))
     L = [HEAD, '', "Read from the published records (`python bench/paper_measured.py`): each record's `wall_s` is the "
-         "compute time of one config, set-up and evaluation included, on the host it names. The records were computed "
-         "by two or three `eb-reproduce` processes sharing the 2 cores (one torch thread each), as `--workers 2` "
-         "runs them, so these are the times of the real run, contention included, not of a quiet machine.", '',
+         "compute time of one config, set-up and evaluation included, on the host it names. These are the times of the "
+         "real run, contention included: the records were computed by two or three `eb-reproduce` processes sharing "
+         "the 2 cores (one torch thread each), and other work (a CI run, notebook executions) shared the machine for "
+         "parts of it, so read them as upper bounds for a quiet `--workers 2` run, and the rates below as lower "
+         "bounds.", '',
          '| sweep | records | compute (s) | median s/config | max s/config | estimated total (s) | computed (first – last) |',
          '|---|---|---|---|---|---|---|']
     for name, n, tot, med, mx, commits, hosts, t0, t1 in rows:

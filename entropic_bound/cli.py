@@ -250,7 +250,8 @@ class PaperResults:
         recs = [r for n, sw in self.data['records'].items() if self.name in (None, n) for r in sw.values()]
         if not recs: return "scale paper; no records of it are published yet"
         u = lambda k: sorted({x for r in recs for x in r[k]})
-        return (f"scale paper; {sum(r['count'] for r in recs)} records, {sum(r['compute_s'] for r in recs) / 3600:.2f} h "
+        so_far = ' published so far' if self.name in self.data['not_evaluated'] else ''
+        return (f"scale paper; {sum(r['count'] for r in recs)} records{so_far}, {sum(r['compute_s'] for r in recs) / 3600:.2f} h "
                 f"of compute, at commit(s) {', '.join(u('commits'))} on {'; '.join(u('hosts'))} (torch {', '.join(u('torch'))})")
     def _rows(self) -> list:
         "(verdict, claim, measured) rows, or the summary's (experiment, holds, disagrees, status) rows."

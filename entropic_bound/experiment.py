@@ -319,7 +319,9 @@ class ResultsCache:
                 recs[i] = rec; self.counts['cached'] += 1
             else: todo.setdefault(config_key(experiment, c), []).append(i)
         if not todo: self._seen(experiment, recs); return recs
-        if self.readonly: raise MissingRecords(experiment, len(todo), len({config_key(experiment, c) for c in configs}))
+        if self.readonly:                                  # what is there still counts in reports: then stop
+            self._seen(experiment, [r for r in recs if r is not None])
+            raise MissingRecords(experiment, len(todo), len({config_key(experiment, c) for c in configs}))
         ex = SerialExecutor() if local else self.executor
         if not ex.accepts(fn):
             warnings.warn(f"{experiment}: {getattr(fn, '__qualname__', fn)} cannot be sent to {ex.name} workers "
@@ -340,7 +342,7 @@ class ResultsCache:
         self._seen(experiment, recs)
         return recs
     def _seen(self, experiment:str, recs:list):
-        self.swept.setdefault(experiment, {}).update((r['key'], r) for r in recs)
+        if recs: self.swept.setdefault(experiment, {}).update((r['key'], r) for r in recs)
     def records(self, experiment:str) -> list:
         "Every readable stored record of an experiment (unreadable files are skipped with a warning)."
         d = self.root / experiment
