@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from entropic_bound import linear_bound as lb, ladder as la, attention_rank as ar, frontier as fr, real_heads as rh
 from entropic_bound.experiment import ResultsCache
+sys.path.insert(0, str(ROOT / 'bench'))
+from run import matmul_rate, head_flops        # the trainer benchmark's GEMM rate and FLOP count, not copies
 
 HEAD = '## Paper scale on this CPU: estimated cost'
 # keys that do not change the amount of work (values, seeds, step sizes): configs differing only there share a class
@@ -79,17 +81,6 @@ def lpt(times:list, workers:int) -> float:
     for t in sorted(times, reverse=True): heapq.heapreplace(load, load[0] + t)
     return max(load)
 
-def matmul_rate(n=512, reps=20) -> float:
-    a, b = torch.randn(n, n), torch.randn(n, n)
-    ts = []
-    for _ in range(7):
-        t0 = time.perf_counter(); [a @ b for _ in range(reps)]; ts.append(time.perf_counter() - t0)
-    return 2 * n ** 3 * reps / statistics.median(ts) / 1e9
-
-def head_flops(L, d, dv, ranks, B) -> float:
-    "Forward + backward FLOPs of one training step (as bench/run.py counts them)."
-    return 3 * sum(2 * B * L * d * (2 * r + dv) + 2 * B * L * L * (r + dv) + 5 * B * L * L for r in ranks)
-
 def trainer_ranks(name:str, cfg:dict):
     "Member head dimensions of a trained-ensemble config (None where the FLOP count does not apply)."
     if name == 'ladder/capacity' and not cfg['kind'].startswith('static'):
@@ -115,11 +106,12 @@ def real_heads_cost(cap:float) -> list:
     return [dict(name='real_heads (minilm + lengths)', n=2, classes=1, timed=1, per=wall / 2, total=wall,
                  times=[wall], how=f'{note}, MiniLM load included, {len(recs)} records', biggest=None)]
 
-def write_section(lines:list):
+def write_section(lines:list, head:str=HEAD):
+    "Replace the section of BENCHMARKS.md that starts with `head` (its first line) by `lines`, or append it."
     p = ROOT / 'BENCHMARKS.md'
     text = p.read_text() if p.exists() else '# Benchmarks\n'
-    if HEAD in text:
-        pre, rest = text.split(HEAD, 1)
+    if head in text:
+        pre, rest = text.split(head, 1)
         nxt = rest.find('\n## ')
         text = pre.rstrip('\n') + '\n\n' + '\n'.join(lines) + ('\n' + rest[nxt:] if nxt >= 0 else '\n')
     else: text = text.rstrip('\n') + '\n\n' + '\n'.join(lines) + '\n'

@@ -10,8 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'bench'))
 from paper_cost import head_flops, trainer_ranks, write_section   # one FLOP count for the estimate and the measurement
-import paper_cost
-paper_cost.HEAD = HEAD = '## Paper scale on this CPU: measured'
+HEAD = '## Paper scale on this CPU: measured'
 
 def estimate_rows() -> dict:
     "The estimated total seconds per experiment from the section of `bench/paper_cost.py`, if BENCHMARKS.md has it."
@@ -70,7 +69,7 @@ def main(argv=None):
             ms, g = statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)
             L.append(f"| {name} | {kind} | {d} | {E} | {ms:.0f} | {g:.1f} | {100 * g / a.matmul_gflops:.1f}% (median of {len(v)}) |")
         L.append('')
-    write_section(L)
+    write_section(L, HEAD)
     print('\n'.join(L))
 
 if __name__ == '__main__': main()
