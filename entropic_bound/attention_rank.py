@@ -160,7 +160,6 @@ def capacity_claims(records:list) -> list:
 def bound_error_claims(records:list, # capacity records (linear ones are read)
                       ) -> list:
     "Trained linear heads against the bound within 3 Monte-Carlo SE of it; the deficiency margin beyond 3 SE."
-    tab = capacity_table(records)
     claims = []
     for rec in records:
         c, m = rec['config'], rec['metrics']
@@ -174,7 +173,7 @@ def bound_error_claims(records:list, # capacity records (linear ones are read)
         s = torch.tensor([[y for _, y in e] for e in est], dtype=torch.float64)
         stored = torch.tensor([[m['bound'][t][c['ranks'].index(r)] for r in rs] for t in range(len(tasks))],
                               dtype=torch.float64)
-        g = tab[(tab.cls == 'linear') & (tab.d == c['d'])].set_index(['teacher', 'r'])
+        g = capacity_table([rec]).set_index(['teacher', 'r'])   # this record only: (d, class) can recur with other k
         best = torch.tensor([[g.loc[(ts, r), 'best'] for r in rs] for ts in c['teacher_seeds']],
                             dtype=torch.float64)
         same = bool(torch.allclose(b, stored, rtol=1e-12, atol=0))
