@@ -9,16 +9,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'bench'))
-from paper_cost import head_flops, trainer_ranks, write_section   # one FLOP count for the estimate and the measurement
+from paper_cost import experiments, head_flops, trainer_ranks, write_section   # one FLOP count for the estimate and the measurement
 HEAD = '## Paper scale on this CPU: measured'
 
 def estimate_rows() -> dict:
-    "The estimated total seconds per experiment from the section of `bench/paper_cost.py`, if BENCHMARKS.md has it."
+    "{experiment: (estimated total seconds, configs estimated)} from the section of `bench/paper_cost.py`, if any."
     out, text = {}, (ROOT / 'BENCHMARKS.md').read_text()
     sec = text.split('## Paper scale on this CPU: estimated cost', 1)[-1].split('\n## ', 1)[0]
     for line in sec.splitlines():
         cells = [c.strip() for c in line.strip('|').split('|')]
-        if len(cells) == 6 and cells[4].replace('.', '').isdigit(): out[cells[0]] = float(cells[4])
+        if len(cells) == 6 and cells[4].replace('.', '').isdigit(): out[cells[0]] = (float(cells[4]), int(cells[1]))
     return out
 
 def main(argv=None):
@@ -29,45 +29,57 @@ def main(argv=None):
     a = a.parse_args(argv)
     root, est = Path(a.records), estimate_rows()
     rows, rates = [], []
+    grid = {}                                            # configs per sweep in today's paper grid
+    for name, configs, _ in experiments('cpu'): grid[name.split(' (')[0]] = grid.get(name.split(' (')[0], 0) + len(configs)
     for d in sorted(p for p in root.glob('*/*') if p.is_dir()):
         recs = [json.loads(p.read_text()) for p in sorted(d.glob('*.json'))]
         if not recs: continue
         name = f"{d.parent.name}/{d.name}"
-        walls = [r['wall_s'] for r in recs]
-        hosts = sorted({r.get('host', '?') for r in recs}); commits = sorted({str(r.get('commit')) for r in recs})
-        rows.append((name, len(recs), sum(walls), statistics.median(walls), max(walls), commits, hosts,
-                     min(r['finished'] for r in recs), max(r['finished'] for r in recs)))
+        for commit in sorted({str(r.get('commit')) for r in recs}, key=lambda c: min(
+                r['finished'] for r in recs if str(r.get('commit')) == c)):
+            rc = [r for r in recs if str(r.get('commit')) == commit]
+            walls = [r['wall_s'] for r in rc]
+            rows.append((name, commit, len(rc), sum(walls), statistics.median(walls), max(walls),
+                         sorted({r.get('host', '?') for r in rc}), min(r['finished'] for r in rc),
+                         max(r['finished'] for r in rc)))
         for r in recs:
             c = r['config']
             if (ranks := trainer_ranks(name, c)) and c.get('steps'):
                 ms = r['wall_s'] / c['steps']
-                rates.append((name, c['kind'], c['d'], len(ranks), ms * 1e3,
+                rates.append((name, str(r.get('commit'))[:7], c['kind'], c['d'], len(ranks), ms * 1e3,
                               head_flops(c['L'], c['d'], c['d'], ranks, c['batch']) / ms / 1e9))
     L = [HEAD, '', "Read from the published records (`python bench/paper_measured.py`): each record's `wall_s` is the "
-         "compute time of one config, set-up and evaluation included, on the host it names. These are the times of the "
-         "real run, contention included: the records were computed by two or three `eb-reproduce` processes sharing "
-         "the 2 cores (one torch thread each), and other work (a CI run, notebook executions) shared the machine for "
-         "parts of it, so read them as upper bounds for a quiet `--workers 2` run, and the rates below as lower "
-         "bounds.", '',
-         '| sweep | records | compute (s) | median s/config | max s/config | estimated total (s) | computed (first – last) |',
-         '|---|---|---|---|---|---|---|']
-    for name, n, tot, med, mx, commits, hosts, t0, t1 in rows:
+         "compute time of one config, set-up and evaluation included, on the host it names; rows are split by the commit "
+         "that computed them. These are the times of the real run, contention included. In the run published on "
+         "2026-11-30, records of commits c12453b and b3441f8 were computed by two or three `eb-reproduce` processes "
+         "sharing the 2 cores (one torch thread each), with other work (a CI run, notebook executions) on the machine "
+         "for parts of it: read them as upper bounds for a quiet `--workers 2` run, and their rates below as lower "
+         "bounds. Records of later commits (ca7eb78: attention_rank's last 5 capacity configs and its recovery sweep; "
+         "a67788f: the ladder after its first 6 static records) were computed by `eb-reproduce --workers 2` runs one "
+         "after the other, with only light work beside them (editing, and one claims read-back of about 150 s).", '',
+         '| sweep | commit | records | compute (s) | median s/config | max s/config | estimated total (s) | computed (first – last) |',
+         '|---|---|---|---|---|---|---|---|']
+    for name, commit, n, tot, med, mx, hosts, t0, t1 in rows:
         e = [v for k, v in est.items() if k == name or k.startswith(name + ' (')]
-        L.append(f"| {name} | {n} | {tot:.0f} | {med:.1f} | {mx:.1f} | {f'{sum(e):.0f}' if e else '—'} "
-                 f"| {t0} – {t1} |")
-    tot = sum(r[2] for r in rows)
-    L += ['', f"All published records: {sum(r[1] for r in rows)}, {tot / 3600:.2f} h of compute; commits "
-          f"{', '.join(sorted({c for r in rows for c in r[5]}))}; host {'; '.join(sorted({h for r in rows for h in r[6]}))}.", '']
+        ne = sum(c for _, c in e)                  # configs the estimate counted: the grid may have changed since
+        est_s = '—' if not e else f"{sum(s for s, _ in e):.0f}" + (
+            '' if ne == grid.get(name, ne) else f' (for {ne} configs; the grid now has {grid[name]})')
+        L.append(f"| {name} | {commit[:7]} | {n} | {tot:.0f} | {med:.1f} | {mx:.1f} | {est_s} | {t0} – {t1} |")
+    tot = sum(r[3] for r in rows)
+    L += ['', f"All published records: {sum(r[2] for r in rows)}, {tot / 3600:.2f} h of compute; commits "
+          f"{', '.join(sorted({r[1] for r in rows}))}; host {'; '.join(sorted({h for r in rows for h in r[6]}))}.", '']
     if rates:
         L += [f"Trainer rate of the trained-ensemble configs (forward + backward FLOPs of all steps over the whole "
               f"config's wall time, so set-up and evaluation count against it), against {a.matmul_gflops:.1f} GFLOP/s "
               "(512³ fp32 GEMM, 1 thread, quiet machine):", '',
-              '| sweep | kind | d | members | ms/step | GFLOP/s | fraction of the matmul rate |', '|---|---|---|---|---|---|---|']
+              '| sweep | commit | kind | d | members | ms/step | GFLOP/s | fraction of the matmul rate |',
+              '|---|---|---|---|---|---|---|---|']
         groups = {}
-        for name, kind, d, E, ms, g in rates: groups.setdefault((name, kind, d, E), []).append((ms, g))
-        for (name, kind, d, E), v in sorted(groups.items()):
+        for name, commit, kind, d, E, ms, g in rates: groups.setdefault((name, commit, kind, d, E), []).append((ms, g))
+        for (name, commit, kind, d, E), v in sorted(groups.items()):
             ms, g = statistics.median(x[0] for x in v), statistics.median(x[1] for x in v)
-            L.append(f"| {name} | {kind} | {d} | {E} | {ms:.0f} | {g:.1f} | {100 * g / a.matmul_gflops:.1f}% (median of {len(v)}) |")
+            L.append(f"| {name} | {commit} | {kind} | {d} | {E} | {ms:.0f} | {g:.1f} | "
+                     f"{100 * g / a.matmul_gflops:.1f}% (median of {len(v)}) |")
         L.append('')
     write_section(L, HEAD)
     print('\n'.join(L))

@@ -75,7 +75,7 @@ def capacity_experiment(cfg:dict) -> dict:
 
 # %% ../nbs/30_attention_rank.ipynb #b32f32cb
 def capacity_table(records:list) -> 'pd.DataFrame':
-    "One row per (class, β, d, teacher, r): best and worst relative excess over restarts, and the bound."
+    "One row per (class, β, d, spectrum, teacher, r): best and worst relative excess over restarts, and the bound."
     import pandas as pd
     rows = []
     for rec in records:
@@ -83,7 +83,8 @@ def capacity_table(records:list) -> 'pd.DataFrame':
         for t, ts in enumerate(c['teacher_seeds']):
             for i, r in enumerate(c['ranks']):
                 v = [x for (r_, _, t_), x in zip(m['slots'], m['relative']) if r_ == r and t_ == t]
-                rows.append(dict(cls=c['kind'], beta=c['beta'], d=c['d'], k=m['k'], teacher=ts, r=r,
+                rows.append(dict(cls=c['kind'], beta=c['beta'], d=c['d'], k=m['k'], spectrum=str(c['spectrum']),
+                                 teacher=ts, r=r,
                                  restarts=len(v), best=min(v), worst=max(v),
                                  bound=m['bound'][t][i] if m['bound'] else float('nan')))
     return pd.DataFrame(rows)
@@ -122,7 +123,7 @@ def capacity_claims(records:list) -> list:
     "Deficiency (a bound for linear, restarts for softmax), achievability at k, minimal capacity, β trend."
     tab = capacity_table(records)
     claims = []
-    for (cls, beta, d, k), g in tab.groupby(['cls', 'beta', 'd', 'k']):
+    for (cls, beta, d, k, _), g in tab.groupby(['cls', 'beta', 'd', 'k', 'spectrum']):   # k alone: one spectrum
         k = int(k)
         tag = f"{cls}{'' if cls == 'linear' else f' β={beta:g}'}, d={d}, k={k}"
         below, at = g[g.r < k], g[g.r == k]
@@ -146,7 +147,7 @@ def capacity_claims(records:list) -> list:
         claims.append(claim(THEOREM, f'{tag}: the smallest head dimension that training brings to ≤ {ACHIEVED:g} '
                             'is k, for every teacher', all(m == k for m in mins), f"per teacher {mins}"))
     sm = tab[(tab.cls == 'softmax') & (tab.r < tab.k)]
-    for (d, k, r), g in sm.groupby(['d', 'k', 'r']):
+    for (d, k, _, r), g in sm.groupby(['d', 'k', 'spectrum', 'r']):
         by = g.groupby('beta').best
         lo, hi = by.min(), by.max()
         betas = sorted(lo.index)
