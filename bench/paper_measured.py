@@ -56,13 +56,15 @@ def main(argv=None):
          "for parts of it: read them as upper bounds for a quiet `--workers 2` run, and their rates below as lower "
          "bounds. Records of later commits (ca7eb78: attention_rank's last 5 capacity configs and its recovery sweep; "
          "a67788f: the ladder after its first 6 static records) were computed by `eb-reproduce --workers 2` runs one "
-         "after the other, with only light work beside them (editing, and one claims read-back of about 150 s).", '',
+         "after the other, with light work beside them (editing, a claims read-back of about 150 s, and two notebook tests "
+         "of about 2.5 min together). The estimate of a sweep (a quiet machine, the trainer before its 1.4× speed-up) "
+         "is given on its first row.", '',
          '| sweep | commit | records | compute (s) | median s/config | max s/config | estimated total (s) | computed (first – last) |',
          '|---|---|---|---|---|---|---|---|']
-    for name, commit, n, tot, med, mx, hosts, t0, t1 in rows:
-        e = [v for k, v in est.items() if k == name or k.startswith(name + ' (')]
+    for i, (name, commit, n, tot, med, mx, hosts, t0, t1) in enumerate(rows):
+        e = [] if i and rows[i - 1][0] == name else [v for k, v in est.items() if k == name or k.startswith(name + ' (')]
         ne = sum(c for _, c in e)                  # configs the estimate counted: the grid may have changed since
-        est_s = '—' if not e else f"{sum(s for s, _ in e):.0f}" + (
+        est_s = ('″' if i and rows[i - 1][0] == name else '—') if not e else f"{sum(s for s, _ in e):.0f}" + (
             '' if ne == grid.get(name, ne) else f' (for {ne} configs; the grid now has {grid[name]})')
         L.append(f"| {name} | {commit[:7]} | {n} | {tot:.0f} | {med:.1f} | {mx:.1f} | {est_s} | {t0} – {t1} |")
     tot = sum(r[3] for r in rows)
