@@ -175,7 +175,7 @@ def main(argv=None):
     L = [HEAD, '',
          f"Machine: {platform.machine()}, {len(__import__('os').sched_getaffinity(0))} cores, torch {torch.__version__}, "
          f"{time.strftime('%Y-%m-%d')}; {th} torch thread{'s' * (th > 1)}, nothing else running (`python "
-         f"bench/paper_cost.py --threads {th}`). The paper scale was not run: the configs of every sweep that "
+         f"bench/paper_cost.py --threads {th}`). This estimate runs no paper-scale sweep: the configs of every sweep that "
          "`reproduce(cache)` runs at `scale='paper'` are grouped into size classes (configs that differ only in "
          "seeds, β, γ, σ, spectra or step sizes); the largest class of every experiment, then the next ones while the "
          f"timing budget ({a.budget_s:.0f} s) lasts, has one config timed (a class left untimed is charged the "
