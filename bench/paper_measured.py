@@ -35,9 +35,9 @@ def main(argv=None):
         recs = [json.loads(p.read_text()) for p in sorted(d.glob('*.json'))]
         if not recs: continue
         name = f"{d.parent.name}/{d.name}"
-        for commit in sorted({str(r.get('commit')) for r in recs}, key=lambda c: min(
-                r['finished'] for r in recs if str(r.get('commit')) == c)):
-            rc = [r for r in recs if str(r.get('commit')) == commit]
+        by_commit = {}                                   # in the order each commit first finished a record
+        for r in sorted(recs, key=lambda r: r['finished']): by_commit.setdefault(str(r.get('commit')), []).append(r)
+        for commit, rc in by_commit.items():
             walls = [r['wall_s'] for r in rc]
             rows.append((name, commit, len(rc), sum(walls), statistics.median(walls), max(walls),
                          sorted({r.get('host', '?') for r in rc}), min(r['finished'] for r in rc),
@@ -62,9 +62,10 @@ def main(argv=None):
          '| sweep | commit | records | compute (s) | median s/config | max s/config | estimated total (s) | computed (first – last) |',
          '|---|---|---|---|---|---|---|---|']
     for i, (name, commit, n, tot, med, mx, hosts, t0, t1) in enumerate(rows):
-        e = [] if i and rows[i - 1][0] == name else [v for k, v in est.items() if k == name or k.startswith(name + ' (')]
+        first = not i or rows[i - 1][0] != name          # a sweep's estimate goes on its first row only
+        e = [v for k, v in est.items() if k == name or k.startswith(name + ' (')]
         ne = sum(c for _, c in e)                  # configs the estimate counted: the grid may have changed since
-        est_s = ('″' if i and rows[i - 1][0] == name else '—') if not e else f"{sum(s for s, _ in e):.0f}" + (
+        est_s = '″' if not first else '—' if not e else f"{sum(s for s, _ in e):.0f}" + (
             '' if ne == grid.get(name, ne) else f' (for {ne} configs; the grid now has {grid[name]})')
         L.append(f"| {name} | {commit[:7]} | {n} | {tot:.0f} | {med:.1f} | {mx:.1f} | {est_s} | {t0} – {t1} |")
     tot = sum(r[3] for r in rows)

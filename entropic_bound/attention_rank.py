@@ -123,7 +123,7 @@ def capacity_claims(records:list) -> list:
     "Deficiency (a bound for linear, restarts for softmax), achievability at k, minimal capacity, β trend."
     tab = capacity_table(records)
     claims = []
-    for (cls, beta, d, k, _), g in tab.groupby(['cls', 'beta', 'd', 'k', 'spectrum']):   # k alone: one spectrum
+    for (cls, beta, d, k, _), g in tab.groupby(['cls', 'beta', 'd', 'k', 'spectrum']):   # two spectra with one k stay apart
         k = int(k)
         tag = f"{cls}{'' if cls == 'linear' else f' β={beta:g}'}, d={d}, k={k}"
         below, at = g[g.r < k], g[g.r == k]
