@@ -4,14 +4,14 @@
 
 # %% ../nbs/02_models.ipynb #ba5d7486
 from __future__ import annotations
-import math
+import copy, math
 import torch
 from torch import nn
 from torch.autograd.function import once_differentiable
 from .tasks import check_int, check_float, attention_mixing
 
 # %% auto #0
-__all__ = ['init_factors', 'rank_mask', 'StaticMixer', 'Workspace', 'chunk_size', 'SharedAttention', 'AttentionHead']
+__all__ = ['init_factors', 'rank_mask', 'Members', 'StaticMixer', 'Workspace', 'chunk_size', 'SharedAttention', 'AttentionHead']
 
 # %% ../nbs/02_models.ipynb #8769bbae
 def _ranks(ranks, hi:int, name='ranks') -> list:
@@ -40,8 +40,33 @@ def rank_mask(ranks:list, r_max:int) -> torch.Tensor:
     "(E, r_max) mask of each member's active columns."
     return (torch.arange(r_max)[None] < torch.tensor(ranks)[:, None]).float()
 
+class Members:
+    "What every ensemble shares: `subset` (some members as an ensemble of their own) and `put` (write them back)."
+    _per_member = ('mask',)            # buffers with a member axis; the others (`pos`) are shared
+    def subset(self, idx) -> 'Members':
+        "Members `idx` (in that order) as a new ensemble of the same class: parameters copied, shared buffers shared."
+        idx = torch.as_tensor(idx, dtype=torch.long).reshape(-1)
+        if not len(idx) or int(idx.min()) < 0 or int(idx.max()) >= self.size:
+            raise ValueError(f"idx must list members in [0, {self.size}), got {idx.tolist()}")
+        new = copy.copy(self)
+        dev = next(self.parameters()).device
+        new._parameters = {k: nn.Parameter(p.detach()[idx.to(dev)].clone(), requires_grad=p.requires_grad)
+                           for k, p in self._parameters.items()}
+        new._buffers = {k: (b[idx.to(b.device)].clone() if k in self._per_member and b is not None else b)
+                        for k, b in self._buffers.items()}
+        new._non_persistent_buffers_set = set(self._non_persistent_buffers_set)
+        new.ranks, new.seeds = [self.ranks[i] for i in idx.tolist()], [self.seeds[i] for i in idx.tolist()]
+        if hasattr(self, '_ws'): new._ws = Workspace()
+        return new
+    @torch.no_grad()
+    def put(self, idx, sub:'Members'):
+        "Copy the parameters of `sub` (an ensemble made by `subset(idx)`) back into members `idx`."
+        idx = torch.as_tensor(idx, dtype=torch.long).reshape(-1)
+        if sub.size != len(idx): raise ValueError(f"sub has {sub.size} members, idx lists {len(idx)}")
+        for k, p in self._parameters.items(): p[idx.to(p.device)] = sub._parameters[k].to(p.dtype)
+
 # %% ../nbs/02_models.ipynb #466840c0
-class StaticMixer(nn.Module):
+class StaticMixer(Members, nn.Module):
     "Ensemble of static token mixers M = U Vᵀ of ranks `ranks`."
     def __init__(self, L:int, # tokens
                  ranks, # rank of each member (E,)
@@ -70,8 +95,12 @@ class StaticMixer(nn.Module):
         return (self.U * self.mask[:, None]) @ self.V.transpose(-1, -2)
     def forward(self, X:torch.Tensor, # (B, L, d) shared by all members, or (E, B, L, d)
                ) -> torch.Tensor:     # (E, B, L, d)
-        if X.shape[-2] != self.L: raise ValueError(f"X must have L = {self.L} tokens on axis -2, got shape {tuple(X.shape)}")
-        return self.operator()[:, None] @ X
+        if X.shape[-2] != self.L:
+            raise ValueError(f"X must have L = {self.L} tokens on axis -2, got shape {tuple(X.shape)}")
+        M = self.operator()
+        if X.ndim != 3: return M[:, None] @ X
+        B, L, d = X.shape                          # shared inputs: one (E·L × L)(L × B·d) product for every member
+        return (M.reshape(-1, L) @ X.transpose(0, 1).reshape(L, B * d)).view(-1, L, B, d).transpose(1, 2)
 
 # %% ../nbs/02_models.ipynb #9e36aebc
 class Workspace:
@@ -175,8 +204,9 @@ class SharedAttention(torch.autograd.Function):
         return dW2.view(d, E, d).permute(1, 0, 2), dW_V, None, None, None, None, None, None, None
 
 
+
 # %% ../nbs/02_models.ipynb #7954bf17
-class AttentionHead(nn.Module):
+class AttentionHead(Members, nn.Module):
     "Ensemble of linear or softmax attention heads of head dimensions `ranks`."
     def __init__(self, d:int, # model dimension
                  ranks, # head dimension of each member (E,)
@@ -275,4 +305,5 @@ class AttentionHead(nn.Module):
         if X.ndim == 3 and tuple(Y.shape) in shapes and not (X.requires_grad or Y.requires_grad):
             return self._shared(X, Y)
         return ((self(X) - Y) ** 2).mean((1, 2, 3))
+
 

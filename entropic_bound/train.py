@@ -7,11 +7,11 @@ from __future__ import annotations
 import os, sys, math
 from dataclasses import dataclass, field
 import torch
-from .tasks import check_int, check_float, resolve_device
+from .tasks import check_int, check_float, resolve_device, Teachers
 from .spectra import singular_values
 
 # %% auto #0
-__all__ = ['quiet', 'FitResult', 'member_loss', 'fit', 'evaluate']
+__all__ = ['MONITOR_SEED', 'quiet', 'FitResult', 'member_loss', 'Active', 'History', 'Stopping', 'fit', 'evaluate']
 
 # %% ../nbs/03_train.ipynb #6dd516e7
 def quiet() -> bool:
@@ -20,12 +20,13 @@ def quiet() -> bool:
 
 @dataclass
 class FitResult:
-    "What `fit` returns: final per-member loss, the step each member stopped at, and the history."
+    "What `fit` returns: each member's last loss, the step it stopped at, the history and the work done."
     loss:torch.Tensor          # (E,) final training objective
     stopped:torch.Tensor       # (E,) step at which each member stopped (steps if it never did)
     steps:list = field(default_factory=list)   # recorded steps
     losses:torch.Tensor = None # (T, E)
     svs:torch.Tensor = None    # (T, E, q) singular values of the learned operator, if recorded
+    work:int = 0               # member-steps computed (forward and backward passes of one member)
 
 # %% ../nbs/03_train.ipynb #4bf5af1f
 def member_loss(model, X:torch.Tensor, Y:torch.Tensor,
@@ -36,6 +37,161 @@ def member_loss(model, X:torch.Tensor, Y:torch.Tensor,
     if members is not None: Y = Y.index_select(0, members)
     return ((model(X) - Y) ** 2).mean((1, 2, 3))
 
+def _per_member(x, E:int, name:str) -> torch.Tensor:
+    "A number, or one number ≥ 0 per member, as an (E,) float64 tensor on the CPU (None stays None)."
+    if x is None: return None
+    t = torch.as_tensor(x, dtype=torch.float64).reshape(-1).cpu()
+    if t.numel() == 1: t = t.expand(E).clone()
+    if t.shape != (E,) or not bool(torch.isfinite(t).all()) or bool((t < 0).any()):
+        raise ValueError(f"{name} must be a number ≥ 0 or one per member ({E}), got {x!r}")
+    return t
+
+def _check_fit(model, task, steps, lr, optimizer, population, lr_schedule, tol, groups, agree, check_every):
+    "Validated (steps, lr, tol (E,) or None, groups (E,) or None, agree, check_every), or a ValueError naming the argument."
+    steps, lr = check_int(steps, 'steps', 0), check_float(lr, 'lr', 0, lo_open=True)
+    if optimizer not in ('gd', 'adam'): raise ValueError(f"optimizer must be 'gd' or 'adam', got {optimizer!r}")
+    if lr_schedule not in ('constant', 'cosine'):
+        raise ValueError(f"lr_schedule must be 'constant' or 'cosine', got {lr_schedule!r}")
+    if population and not hasattr(task, 'population_excess'):
+        raise ValueError(f"population=True needs a teacher with an exact population risk; {type(task).__name__} has none")
+    E = model.size
+    tol = _per_member(tol, E, 'tol')
+    if (groups is None) != (agree is None): raise ValueError("groups and agree go together: give both or neither")
+    if groups is not None:
+        groups = [check_int(g, f'groups[{e}]', 0) for e, g in enumerate(groups)]
+        if len(groups) != E: raise ValueError(f"groups must have one group per member ({E}), got {len(groups)}")
+        agree = check_float(agree, 'agree', 0)
+    check_every = None if check_every is None else check_int(check_every, 'check_every', 1)
+    return steps, lr, tol, groups, agree, check_every
+
+# %% ../nbs/03_train.ipynb #17010b09
+class Active:
+    "The members still training: the model itself while all train, then a compact copy of the rest, with its optimiser."
+    def __init__(self, model, task, optimizer:str, lr:float, device):
+        self.model, self.task, self.kind, self.lr, self.device = model, task, optimizer, lr, device
+        self.idx = torch.arange(model.size)                         # full-ensemble index of each active member
+        self.sub, self.subtask = model, task
+        m = getattr(task, 'members', None)                          # `Teachers`: targets stay per teacher
+        self.members = None if m is None else torch.tensor(m, dtype=torch.long, device=device)
+        self.opt = self._optimizer(self.sub)
+        self.work = 0                                               # member-steps computed
+    def _optimizer(self, sub):
+        ps = list(sub.parameters())
+        return torch.optim.SGD(ps, lr=self.lr) if self.kind == 'gd' else torch.optim.Adam(ps, lr=self.lr)
+    @property
+    def size(self) -> int: return len(self.idx)
+    def objective(self, population:bool, X=None, Y=None) -> torch.Tensor:
+        "Each active member's training objective (n_active,)."
+        self.work += self.size
+        if population: return self.subtask.population_excess(self.sub.operator()) + self.subtask.bayes_risk
+        return member_loss(self.sub, X, Y, self.members)
+    def write_back(self):
+        "The active members' parameters into the full model."
+        if self.sub is not self.model: self.model.put(self.idx, self.sub)
+    def drop(self, done:torch.Tensor): # (n_active,) bool: members that leave now (after `backward`, before the step)
+        "Members `done` leave: their parameters go back to the model; the rest, their gradients and state, move on."
+        self.write_back()
+        keep = (~done.cpu()).nonzero().squeeze(1)
+        old, sub = list(self.sub.parameters()), self.sub.subset(keep)
+        opt = self._optimizer(sub)
+        kd = keep.to(self.device)
+        for p, q in zip(old, sub.parameters()):
+            if p.grad is not None: q.grad = p.grad[kd].clone()
+            if p in self.opt.state:
+                opt.state[q] = {k: (v[kd].clone() if torch.is_tensor(v) and v.ndim else v.clone() if torch.is_tensor(v)
+                                    else v) for k, v in self.opt.state[p].items()}
+        for g, h in zip(self.opt.param_groups, opt.param_groups): h['lr'] = g['lr']
+        self.sub, self.opt, self.idx = sub, opt, self.idx[keep]
+        if self.members is not None: self.members = self.members[kd]
+        if hasattr(self.task, 'tasks') and self.subtask is not None:         # `Teachers`: each member's own teacher
+            self.subtask = Teachers(self.task.tasks, members=[self.task.members[i] for i in self.idx.tolist()])
+
+# %% ../nbs/03_train.ipynb #c7779327
+MONITOR_SEED = 2 ** 62 + 7                 # the agreement rule's fixed batch: a seed that fresh batches never draw
+
+def _batches(task, n_train, batch_size, seed:int, device, dtype) -> tuple:
+    "(a function giving each step's (X, Y), the batch size, the fixed training set or None)."
+    gen = torch.Generator(device=device).manual_seed(int(seed))
+    if n_train is None:
+        bs = 64 if batch_size is None else check_int(batch_size, 'batch_size', 1)
+        def fresh():
+            s = int(torch.randint(2**62, (1,), generator=gen, device=device))
+            return task.sample(bs, seed=s, device=device, dtype=dtype, select=False)
+        return fresh, bs, None
+    Xtr, Ytr = task.sample(check_int(n_train, 'n_train', 1), seed=seed, device=device, dtype=dtype, select=False)
+    bs = n_train if batch_size is None else check_int(batch_size, 'batch_size', 1, n_train)
+    def minibatch():
+        if bs == n_train: return Xtr, Ytr
+        idx = torch.randperm(n_train, generator=gen, device=device)[:bs]
+        return Xtr[idx], Ytr[..., idx, :, :]                               # Y may carry a member axis first
+    return minibatch, bs, (Xtr, Ytr)
+
+class History:
+    "Each member's loss (and operator's singular values) at the recorded steps; a member that left keeps its last."
+    def __init__(self, E:int, record_sv:bool):
+        self.steps, self.losses, self.svs = [], [], ([] if record_sv else None)
+        self.last, self.last_sv = torch.full((E,), float('nan'), dtype=torch.float64), None
+    def update(self, act:Active, loss:torch.Tensor):
+        "The active members' current losses."
+        self.last[act.idx] = loss.detach().double().cpu()
+    def record(self, t:int, act:Active, loss:torch.Tensor):
+        self.update(act, loss)
+        self.steps.append(t); self.losses.append(self.last.clone())
+        if self.svs is None: return
+        s = singular_values(act.sub.operator().detach()).cpu()
+        if self.last_sv is None: self.last_sv = s.new_zeros(len(self.last), s.shape[-1])
+        self.last_sv[act.idx] = s
+        self.svs.append(self.last_sv.clone())
+
+# %% ../nbs/03_train.ipynb #be61cef4
+class Stopping:
+    "Members leave at a tolerance (each on its own loss) or when their group's restarts agree and have stopped moving."
+    def __init__(self, E:int, steps:int, tol, groups, agree, every:int, monitor):
+        self.stopped = torch.full((E,), steps, dtype=torch.long)
+        self.tol, self.agree, self.every, self.monitor = tol, agree, every, monitor
+        self.groups = None if groups is None else torch.tensor(groups)
+        self.prev = torch.full((E,), float('nan'), dtype=torch.float64)   # monitor values at the previous check
+    @property
+    def on(self) -> bool: return self.tol is not None or self.groups is not None
+    def done(self, t:int, act:Active, loss:torch.Tensor) -> torch.Tensor:
+        "(n_active,) bool: the active members that leave at step t (their parameters are those of step t)."
+        done = torch.zeros(act.size, dtype=torch.bool)
+        if self.tol is not None: done |= (loss.detach() <= self.tol[act.idx].to(loss)).cpu()
+        if self.groups is not None and t > 0 and t % self.every == 0: done |= self.agreed(act)[act.idx]
+        self.stopped[act.idx[done]] = t
+        return done
+    def agreed(self, act:Active) -> torch.Tensor:
+        "(E,) bool: members of groups whose members all train, agree within `agree` and moved ≤ `agree` since last check."
+        cur = torch.full_like(self.prev, float('nan'))
+        cur[act.idx] = self.monitor(act)
+        out, prev, self.prev = torch.zeros(len(cur), dtype=torch.bool), self.prev, cur
+        for g in self.groups.unique():
+            es = (self.groups == g).nonzero().squeeze(1)
+            v, u = cur[es], prev[es]
+            if len(es) < 2 or bool(torch.isnan(v).any() | torch.isnan(u).any()): continue
+            moved = ((v - u).abs() <= self.agree * u.abs()).all()
+            if bool(moved) and v.max() <= (1 + self.agree) * v.min(): out[es] = True
+        return out
+
+# %% ../nbs/03_train.ipynb #b2a9eec0
+def _monitor(act:Active, population:bool, data) -> callable:
+    "The agreement rule's measurement: each active member's objective on one fixed batch (or the population)."
+    def measure(act:Active) -> torch.Tensor:
+        with torch.no_grad():
+            if population: v = act.subtask.population_excess(act.sub.operator())
+            else: v = member_loss(act.sub, *data, act.members)
+        return v.double().cpu()
+    return measure
+
+def _steps(steps:int, progress) -> range:
+    "0..steps, with a progress bar where one is wanted (default: not under tests or CI) and tqdm is installed."
+    it = range(steps + 1)
+    if not ((not quiet()) if progress is None else progress): return it
+    try:
+        from tqdm import tqdm
+        return tqdm(it, leave=False)
+    except ImportError: return it
+
 def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         task, # the teacher, or `Teachers` (one per member, on shared inputs)
         steps:int=1000, # optimisation steps
@@ -44,7 +200,7 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         population:bool=False, # exact population objective (teachers with `population_excess`)
         n_train:int=None, # fixed training set size (None: fresh batches every step)
         batch_size:int=None, # minibatch size (default: full batch, or 64 fresh sequences)
-        tol:float=None, # a member stops once its training loss ≤ tol
+        tol=None, # a member leaves once its training loss ≤ tol (a number, or one per member)
         record_every:int=None, # record the history every this many steps (default: steps // 50)
         record_sv:bool=False, # also record singular values of each member's operator
         lr_schedule:str='constant', # 'constant' or 'cosine'
@@ -52,69 +208,42 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         device='auto', # 'auto', 'cpu', 'cuda'
         dtype=torch.float32,
         progress:bool=None, # show a progress bar (default: not under tests/CI)
+        groups:list=None, # group of each member (restarts of one problem), for `agree`
+        agree:float=None, # a group leaves when its members agree within this and each moved ≤ this since the last check
+        check_every:int=None, # steps between agreement checks (default: record_every)
        ) -> FitResult:
-    "Fit every member of `model` on `task`; returns losses and the history."
-    steps, lr = check_int(steps, 'steps', 0), check_float(lr, 'lr', 0, lo_open=True)
-    if optimizer not in ('gd', 'adam'): raise ValueError(f"optimizer must be 'gd' or 'adam', got {optimizer!r}")
-    if lr_schedule not in ('constant', 'cosine'): raise ValueError(f"lr_schedule must be 'constant' or 'cosine', got {lr_schedule!r}")
-    if population and not hasattr(task, 'population_excess'):
-        raise ValueError(f"population=True needs a teacher with an exact population risk; {type(task).__name__} has none")
+    "Fit every member of `model` on `task`; members that reach `tol`, or whose group agrees, leave the batch."
+    steps, lr, tol, groups, agree, every = _check_fit(model, task, steps, lr, optimizer, population, lr_schedule,
+                                                      tol, groups, agree, check_every)
     device = resolve_device(device)
     model.to(device=device, dtype=dtype)
-    params = [p for p in model.parameters()]
-    opt = torch.optim.SGD(params, lr=lr) if optimizer == 'gd' else torch.optim.Adam(params, lr=lr)
-    gen = torch.Generator(device=device).manual_seed(int(seed))
-    if n_train is not None:
-        Xtr, Ytr = task.sample(check_int(n_train, 'n_train', 1), seed=seed, device=device, dtype=dtype, select=False)
-        bs = n_train if batch_size is None else check_int(batch_size, 'batch_size', 1, n_train)
-    else: bs = 64 if batch_size is None else check_int(batch_size, 'batch_size', 1)
-    E = model.size
-    members = getattr(task, 'members', None)               # `Teachers`: targets stay per teacher, gathered in the loss
-    members = None if members is None else torch.tensor(members, dtype=torch.long, device=device)
-    active = torch.ones(E, dtype=torch.bool, device=device)
-    stopped = torch.full((E,), steps, dtype=torch.long)
+    batch, bs, train_set = _batches(task, n_train, batch_size, seed, device, dtype)
+    act, E = Active(model, task, optimizer, lr, device), model.size
     rec = max(1, steps // 50) if record_every is None else check_int(record_every, 'record_every', 1)
-    hist_steps, hist_loss, hist_sv = [], [], []
-    show = (not quiet()) if progress is None else progress
-    it = range(steps + 1)
-    if show:
-        try:
-            from tqdm import tqdm
-            it = tqdm(it, leave=False)
-        except ImportError: pass
-    for t in it:
-        if population: loss = task.population_excess(model.operator()) + task.bayes_risk
-        else:
-            if n_train is None: X, Y = task.sample(bs, seed=int(torch.randint(2**62, (1,), generator=gen, device=device)), device=device, dtype=dtype, select=False)
-            elif bs == n_train: X, Y = Xtr, Ytr
-            else:
-                idx = torch.randperm(n_train, generator=gen, device=device)[:bs]
-                X, Y = Xtr[idx], Ytr[..., idx, :, :]                   # Y may carry a member axis first
-            loss = member_loss(model, X, Y, members)
+    data = None
+    if groups is not None and not population:          # the monitor: the training set, or one fixed fresh batch
+        data = train_set or task.sample(bs, seed=MONITOR_SEED, device=device, dtype=dtype, select=False)
+    stop = Stopping(E, steps, tol, groups, agree, every or rec, _monitor(act, population, data))
+    hist = History(E, record_sv)
+    for t in _steps(steps, progress):
+        loss = act.objective(population, *((None, None) if population else batch()))
         with torch.no_grad():
-            if t % rec == 0 or t == steps:
-                hist_steps.append(t); hist_loss.append(loss.detach().double().cpu())
-                if record_sv: hist_sv.append(singular_values(model.operator().detach()).cpu())
-            if tol is not None:
-                done = active & (loss.detach() <= tol)
-                stopped[done.cpu()] = t
-                active &= ~done
-        if t == steps or not active.any(): break
+            if t % rec == 0 or t == steps: hist.record(t, act, loss)
+            done = stop.done(t, act, loss) if stop.on else None
+            if done is not None and bool(done.any()): hist.update(act, loss)
+        if t == steps or (done is not None and bool(done.all())): break
         if lr_schedule == 'cosine':
-            for g in opt.param_groups: g['lr'] = lr * 0.5 * (1 + math.cos(math.pi * t / steps))
-        opt.zero_grad(set_to_none=False)
+            for g in act.opt.param_groups: g['lr'] = lr * 0.5 * (1 + math.cos(math.pi * t / steps))
+        act.opt.zero_grad(set_to_none=False)
         loss.sum().backward()
-        if not active.all():
-            with torch.no_grad():
-                for p in params: p.grad *= active.view(-1, *[1] * (p.ndim - 1))
-            if optimizer == 'adam': old = [p.detach().clone() for p in params]
-        opt.step()
-        if optimizer == 'adam' and not active.all():
-            with torch.no_grad():
-                for p, o in zip(params, old): p.copy_(torch.where(active.view(-1, *[1] * (p.ndim - 1)), p, o))
-    if hasattr(model, '_ws'): model._ws.clear()                # the training buffers are not needed after training
-    return FitResult(loss.detach().double().cpu(), stopped, hist_steps, torch.stack(hist_loss),
-                     torch.stack(hist_sv) if record_sv else None)
+        if done is not None and bool(done.any()): act.drop(done)
+        act.opt.step()
+    hist.update(act, loss)
+    act.write_back()
+    for m in {id(model): model, id(act.sub): act.sub}.values():
+        if hasattr(m, '_ws'): m._ws.clear()                 # the training buffers are not needed after training
+    return FitResult(hist.last.clone(), stop.stopped, hist.steps, torch.stack(hist.losses),
+                     torch.stack(hist.svs) if record_sv else None, work=act.work)
 
 # %% ../nbs/03_train.ipynb #ba40ab33
 @torch.no_grad()
