@@ -85,6 +85,14 @@ class Active:
         self.work += self.size
         if population: return self.subtask.population_excess(self.sub.operator()) + self.subtask.bayes_risk
         return member_loss(self.sub, X, Y, self.members)
+    def step(self, scale:torch.Tensor=None): # (n_active,) factor on each member's update (None: all 1)
+        "One optimiser step; with `scale`, member e's update is scaled by scale[e] (its learning rate, for GD and Adam)."
+        if scale is None: return self.opt.step()
+        old = [p.detach().clone() for p in self.sub.parameters()]
+        self.opt.step()
+        with torch.no_grad():
+            for p, o in zip(self.sub.parameters(), old):
+                p.copy_(torch.lerp(o, p, scale.to(p).view(-1, *[1] * (p.ndim - 1))))
     def write_back(self):
         "The active members' parameters into the full model."
         if self.sub is not self.model: self.model.put(self.idx, self.sub)
@@ -146,20 +154,35 @@ class History:
 # %% ../nbs/03_train.ipynb #be61cef4
 class Stopping:
     "Members leave at a tolerance (each on its own loss) or when their group's restarts agree and have stopped moving."
-    def __init__(self, E:int, steps:int, tol, groups, agree, every:int, monitor):
+    def __init__(self, E:int, steps:int, tol, groups, agree, every:int, monitor, anneal:int=0):
         self.stopped = torch.full((E,), steps, dtype=torch.long)
-        self.tol, self.agree, self.every, self.monitor = tol, agree, every, monitor
+        self.tol, self.agree, self.every, self.monitor, self.anneal = tol, agree, every, monitor, anneal
         self.groups = None if groups is None else torch.tensor(groups)
         self.prev = torch.full((E,), float('nan'), dtype=torch.float64)   # monitor values at the previous check
+        self.phase = torch.full((E,), -1, dtype=torch.long)               # annealed steps taken (-1: not annealing)
     @property
     def on(self) -> bool: return self.tol is not None or self.groups is not None
     def done(self, t:int, act:Active, loss:torch.Tensor) -> torch.Tensor:
         "(n_active,) bool: the active members that leave at step t (their parameters are those of step t)."
         done = torch.zeros(act.size, dtype=torch.bool)
         if self.tol is not None: done |= (loss.detach() <= self.tol[act.idx].to(loss)).cpu()
-        if self.groups is not None and t > 0 and t % self.every == 0: done |= self.agreed(act)[act.idx]
+        if self.groups is not None and t > 0 and t % self.every == 0:
+            ph = self.phase[act.idx]
+            new = self.agreed(act)[act.idx] & (ph < 0)
+            if self.anneal: self.phase[act.idx[new]] = 0
+            else: done |= new
+        if self.anneal: done |= self.phase[act.idx] >= self.anneal
         self.stopped[act.idx[done]] = t
         return done
+    def scale(self, act:Active) -> torch.Tensor:
+        "(n_active,) learning-rate factors: a cosine from 1 to 0 over `anneal` steps for a group that agreed, else 1."
+        ph = self.phase[act.idx]
+        if not bool((ph >= 0).any()): return None
+        f = 0.5 * (1 + torch.cos(math.pi * (ph + 1).double() / (self.anneal + 1)))
+        return torch.where(ph >= 0, f, torch.ones_like(f))
+    def advance(self, act:Active):
+        ph = self.phase[act.idx]
+        self.phase[act.idx] = torch.where(ph >= 0, ph + 1, ph)
     def agreed(self, act:Active) -> torch.Tensor:
         "(E,) bool: members of groups whose members all train, agree within `agree` and moved ≤ `agree` since last check."
         cur = torch.full_like(self.prev, float('nan'))
@@ -211,6 +234,7 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         groups:list=None, # group of each member (restarts of one problem), for `agree`
         agree:float=None, # a group leaves when its members agree within this and each moved ≤ this since the last check
         check_every:int=None, # steps between agreement checks (default: record_every)
+        anneal:int=0, # a group that agrees leaves after this many steps of a learning rate decaying to 0 (cosine)
        ) -> FitResult:
     "Fit every member of `model` on `task`; members that reach `tol`, or whose group agrees, leave the batch."
     steps, lr, tol, groups, agree, every = _check_fit(model, task, steps, lr, optimizer, population, lr_schedule,
@@ -223,7 +247,8 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
     data = None
     if groups is not None and not population:          # the monitor: the training set, or one fixed fresh batch
         data = train_set or task.sample(bs, seed=MONITOR_SEED, device=device, dtype=dtype, select=False)
-    stop = Stopping(E, steps, tol, groups, agree, every or rec, _monitor(act, population, data))
+    stop = Stopping(E, steps, tol, groups, agree, every or rec, _monitor(act, population, data),
+                    check_int(anneal, 'anneal', 0))
     hist = History(E, record_sv)
     for t in _steps(steps, progress):
         loss = act.objective(population, *((None, None) if population else batch()))
@@ -237,7 +262,8 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         act.opt.zero_grad(set_to_none=False)
         loss.sum().backward()
         if done is not None and bool(done.any()): act.drop(done)
-        act.opt.step()
+        act.step(stop.scale(act) if stop.anneal else None)
+        if stop.anneal: stop.advance(act)
     hist.update(act, loss)
     act.write_back()
     for m in {id(model): model, id(act.sub): act.sub}.values():
