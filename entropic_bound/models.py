@@ -235,6 +235,7 @@ class AttentionHead(Members, nn.Module):
         self.W_V = nn.Parameter(V[..., :self.d_v])                                                  # (E, d, d_v)
         self.register_buffer('mask', rank_mask(self.ranks, self.r_max))
         self._ws = Workspace()
+        self.linear_path = 'associative'     # linear heads: 'associative' (`_linear`) or 'mixing' (`SharedAttention`)
     @property
     def size(self) -> int: return len(self.ranks)
     def kernel(self) -> torch.Tensor:
@@ -272,8 +273,29 @@ class AttentionHead(Members, nn.Module):
         if X.shape[-1] != self.d: raise ValueError(f"X must have d = {self.d} channels on its last axis, got shape {tuple(X.shape)}")
         if self.pos is not None and self.gamma < 1 and X.shape[-2] != self.pos.shape[0]:
             raise ValueError(f"X must have L = {self.pos.shape[0]} tokens (the positional embeddings'), got shape {tuple(X.shape)}")
+    def _linear(self, X, Y=None, members=None):
+        "Linear heads by associativity, A_e X W_V,e = Z (W_e C) W_V,e with C = ZᵀX/L per sequence: no L×L matrix."
+        Z = self.queries(X)
+        (B, L, d), E, dv = X.shape, self.size, self.d_v
+        W = self.kernel().reshape(E * d, d)
+        n = chunk_size(B, E, L, X.device, 2 ** 18 * L // dv)   # chunks of 2^18 outputs on a CPU (they stay in cache)
+        Yq = None if Y is None else Y[:, :, None] if Y.ndim == 3 else Y.permute(1, 2, 0, 3)   # (B, L, ·, d_v)
+        out = []
+        for b0 in range(0, B, n):
+            Zc = Z[b0:b0 + n]; m = len(Zc)
+            C = Zc.transpose(1, 2) @ X[b0:b0 + n] / L                          # (m, d, d), shared by every member
+            P = (W @ C.transpose(0, 1).reshape(d, m * d)).view(E, d, m, d)     # [e, a, b, c] = (W_e C_b)_ac
+            G = torch.bmm(P.transpose(1, 2).reshape(E, m * d, d), self.W_V)    # [e, (b, a)] = (W_e C_b W_V,e)_a
+            O = torch.bmm(Zc, G.view(E, m, d, dv).permute(1, 2, 0, 3).reshape(m, d, E * dv)).view(m, L, E, dv)
+            if Y is None: out.append(O); continue
+            Yc = Yq[b0:b0 + n] if members is None or Y.ndim == 3 else Yq[b0:b0 + n].index_select(2, members)
+            R = O - Yc
+            out.append((R * R).sum((0, 1, 3)))
+        if Y is None: return torch.cat(out).permute(2, 0, 1, 3)                # (E, B, L, d_v)
+        return torch.stack(out).sum(0) / (B * L * dv)
     def _shared(self, X, Y=None, members=None):
-        "The training path (`SharedAttention`) for inputs shared by all members."
+        "The training path for inputs shared by all members: `SharedAttention`, or `_linear` for linear heads."
+        if self.kind == 'linear' and self.linear_path == 'associative': return self._linear(X, Y, members)
         scale = 1 / X.shape[-2] if self.kind == 'linear' else self.beta / math.sqrt(self.d)
         return SharedAttention.apply(self.kernel() * scale, self.W_V, self.queries(X).contiguous(), X.contiguous(),
                                      self.kind == 'softmax', None if Y is None else Y.contiguous(), self._ws,
