@@ -3,7 +3,7 @@ fresh-batch training (forward, fused loss, backward, step) at each class's ensem
 the ensemble as members leave), medians of interleaved repeats. With --pair, the same measured while a second process
 runs the same benchmark (two 1-thread workers share the memory system: the slowdown `--workers 2` pays).
 
-Usage: python bench/member_step.py [--pair] [--reps 5]      (prints one JSON line per class; about 2 minutes)"""
+Usage: python bench/member_step.py [--pair] [--reps 5]   (one JSON line per class, appended to bench/member_step.jsonl)"""
 from __future__ import annotations
 import argparse, json, statistics, subprocess, sys, time
 from pathlib import Path
@@ -50,8 +50,10 @@ def main(argv=None):
         for name, kind, d, E in CLASSES:
             full, part = step_seconds(kind, d, E, a.reps), step_seconds(kind, d, max(5, E // 4), a.reps)
             if not a.quiet:
-                print(json.dumps(dict(cls=name, kind=kind, d=d, E=E, pair=a.pair, s_per_member_step=full / E,
-                                      s_per_member_step_quarter=part / max(5, E // 4))), flush=True)
+                row = dict(cls=name, kind=kind, d=d, E=E, pair=a.pair, s_per_member_step=full / E,
+                           s_per_member_step_quarter=part / max(5, E // 4), date=time.strftime('%Y-%m-%d %H:%M'))
+                print(json.dumps(row), flush=True)
+                with open(ROOT / 'bench' / 'member_step.jsonl', 'a') as f: f.write(json.dumps(row) + '\n')
     finally:
         if other is not None: other.kill()
 
