@@ -180,7 +180,9 @@ class ResultsCache:
                 i = first[j]
                 if out[0] != 'ok': failed.append((i, out[1])); continue
                 rec = self.put(experiment, configs[i], out[1], out[2]); self.counts['computed'] += 1
-                for k in todo[config_key(experiment, configs[i])]: recs[k] = rec
+                same = todo[config_key(experiment, configs[i])]        # a config asked twice is computed once
+                for k in same: recs[k] = rec
+                self.counts['cached'] += len(same) - 1
         finally: outcomes.close()
         if failed:
             raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))

@@ -86,8 +86,8 @@ class Theorem:
         "The records folder of a sweep: '<theorem>/<sweep>'."
         return f"{self.name}/{sweep}"
     def configs(self, sweep:str, scale:str, device='cpu') -> list:
-        "The configs of a sweep at a scale."
-        return call_with(self.sweeps[sweep].configs, scale=scale, device=device)
+        "The configs of a sweep at a scale, for `device` (passed to the configs function as its name, e.g. 'cpu')."
+        return call_with(self.sweeps[sweep].configs, scale=scale, device=str(device))   # configs hold 'cpu', not a device
     def records(self, cache:ResultsCache, *sweeps:str):
         "The records of the named sweeps (one name: its list; several: a tuple), computed or read through `cache`."
         out = []
