@@ -145,8 +145,9 @@ def nbdev_docs_check():
                                                               'results', '*.egg-info', '__pycache__'))
     log = work.parent / 'quarto-calls.log'
     env = {**os.environ, 'PATH': f"{ROOT / '.ci' / 'fakequarto'}{os.pathsep}{os.environ['PATH']}",
-           'QUARTO_LOG': str(log), 'PYTHONPATH': str(ROOT)}
-    r = subprocess.run(['nbdev_docs'], cwd=work, env=env, capture_output=True, text=True)
+           'QUARTO_LOG': str(log), 'PYTHONPATH': str(work)}
+    exe = Path(sys.executable).parent / 'nbdev_docs'                   # the environment's own command
+    r = subprocess.run([str(exe) if exe.exists() else 'nbdev_docs'], cwd=work, env=env, capture_output=True, text=True)
     failures, n = [], 0
     def check(what, ok):
         nonlocal n; n += 1

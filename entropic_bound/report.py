@@ -167,9 +167,11 @@ class PaperResults:
         out = [('p', f"Paper scale, {e['title']}: {headline(sub)}."), ('p', f"Records: {_provenance_line(sub)}.")]
         return out + [('claims', sub['claims'])] + [('img', f"figures/{f}") for f in e['figures']]
     def _summary(self) -> list:
-        rows = [f"{e['title']}: " + (', '.join(f"{v} {k}" for k, v in tally(
-                [c for c in self.data['claims'] if c['experiment'] == n]).items() if k != 'total') + '; '
-                + e['status']) for n, e in self.data['experiments'].items()]
+        def row(n, e):
+            t = tally([c for c in self.data['claims'] if c['experiment'] == n])
+            return (f"{e['title']}: {t['holds']} hold, {t['declared']} disagree as declared, {t['unexpected']} "
+                    f"unexpected ({t['checks']} checks); {e['status']}")
+        rows = [row(n, e) for n, e in self.data['experiments'].items()]
         return ([('p', f"Paper scale, all experiments: {headline(self.data)}."),
                  ('p', f"Records: {_provenance_line(self.data)}."), ('list', rows)]
                 + verdict_blocks(self.data['claims']))

@@ -96,26 +96,26 @@ class Theorem:
             cfgs = self.configs(name, cache.scale, cache.device)
             out.append(cache.sweep(self.experiment(name), cfgs, s.experiment, local=s.local))
         return out[0] if len(out) == 1 else tuple(out)
-    def draw(self, cache:ResultsCache, name:str, save:bool=True):
+    def draw(self, cache:ResultsCache, name:str, save:bool=True, records:dict=None):
         "Figure `name` drawn from its records (and saved beside them as <name>.png/.svg)."
         f = self.figures[name]
-        recs = [self.records(cache, u) for u in f.uses]
+        recs = [records[u] if records else self.records(cache, u) for u in f.uses]
         fig = call_with(f.draw, *recs, scale=cache.scale)
         if save: save_figure(fig, name, cache)
         return fig
     def judge(self, cache:ResultsCache, figures:bool=True) -> ClaimTable:
         "Every sweep, figure (saved) and claim of the theorem; MissingRecords if a read-only cache lacks records."
         import matplotlib.pyplot as plt
-        missing = []
-        for s in self.sweeps:                               # every sweep is asked, so reports count what is there
-            try: self.records(cache, s)
+        records, missing = {}, []
+        for s in self.sweeps:                      # each sweep asked once; all of them, so reports count what is there
+            try: records[s] = self.records(cache, s)
             except MissingRecords as e: missing.append(e)
         if missing: raise missing[0]
         if figures:
-            for f in self.figures: self.draw(cache, f); plt.close('all')
+            for f in self.figures: self.draw(cache, f, records=records); plt.close('all')
         claims = []
         for j in self.judges.values():
-            for c in call_with(j.judge, *[self.records(cache, u) for u in j.uses], scale=cache.scale):
+            for c in call_with(j.judge, *[records[u] for u in j.uses], scale=cache.scale):
                 c.scale = cache.scale; claims.append(c)
         if dup := duplicate_ids(claims): raise ValueError(f"{self.name}: claim ids repeat: {dup}")
         return ClaimTable(claims)
