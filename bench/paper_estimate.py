@@ -1,6 +1,6 @@
 """Estimated wall time of `eb-reproduce --scale paper --device cpu --workers 2` for the untrimmed paper scale (the
-ladder's trained γ grid at all 10 values, attention_rank's restarts at every r) with the trainer's work-saving rules and
-the budgets of issues 24/25 as far as they are known (assumptions listed in the section it writes).
+ladder's trained γ grid at all 10 values, attention_rank's restarts at every r) with the trainer's work-saving
+rules and the budgets of issues 24/25 as far as they are known (assumptions listed in the section it writes).
 
 Inputs, all measured on this machine: bench/member_step.jsonl (seconds per member-step of each trained class, alone
 and beside a second worker: `python bench/member_step.py [--pair]`), bench/stopping_check.jsonl (work with the rules
@@ -42,8 +42,9 @@ def machine_factor() -> tuple:
 
 def step_cost(kind:str, d:int, pair:bool) -> float:
     "Seconds per member-step of a trained class (the mean of full and quarter ensembles: the rules shrink it)."
-    rows = [r for r in jsonl('member_step.jsonl') if r['kind'] == kind and r['d'] == d and r['pair'] == pair]
-    if not rows: rows = [r for r in jsonl('member_step.jsonl') if r['kind'] == kind and r['d'] == d]
+    now = [r for r in jsonl('member_step.jsonl') if r.get('path') != 'mixing']     # the trainer's default paths
+    rows = [r for r in now if r['kind'] == kind and r['d'] == d and r['pair'] == pair]
+    if not rows: rows = [r for r in now if r['kind'] == kind and r['d'] == d]
     if not rows: raise SystemExit(f"no member-step timing for {kind} d={d}: run bench/member_step.py first")
     r = rows[-1]
     return (r['s_per_member_step'] + r['s_per_member_step_quarter']) / 2
@@ -106,10 +107,12 @@ def other_configs(f:float, pair:float) -> list:
     return out
 
 ASSUMED = [
-    "ladder/capacity: the trained γ grid is all 10 γ's of the static grid (40 attention configs + 2 static), 75 members "
+    "ladder/capacity: the trained γ grid is all 10 γ's of the static grid (40 attention configs + 2 static), "
+    "75 members "
     "(5 teachers × 5 sizes × 3 seeds), 3000 Adam steps, batch 256 (today's budget; issue 24 changes its tolerance, "
     "not its budget).",
-    "attention_rank/capacity: restarts (8) at every r (issue 25 item 1): 5 teachers × (k + 1) ranks × 8 = 160 (k = 3) "
+    "attention_rank/capacity: restarts (8) at every r (issue 25 item 1): 5 teachers × (k + 1) ranks × 8 = 160 "
+    "(k = 3) "
     "or 240 (k = 5) members, 3000 steps. More restarts or a polish at β = 16, d = 8 (item 2) are not costed.",
     "attention_rank/recovery: recorded every step (issue 25 item 3): published time × 1.2.",
     "linear_bound/population: 40 s for 25 records (the issue-24 helper's measurement of its derived budgets).",
@@ -117,7 +120,9 @@ ASSUMED = [
     "mixer; linear_bound/gd: 8000 steps, timed here.",
     "everything else: the published wall time (Intel Xeon run, partly under contention) × this machine's factor.",
     "work ratios: a class without its own stopping_check measurement takes the largest ratio measured for its "
-    "family (ladder β ≤ 4 / linear; attention_rank β ≤ 4 / linear); the hard classes (ladder softmax β = 16 at γ ≤ 0.02, "
+    "family (ladder β ≤ 4 / linear; attention_rank β ≤ 4 / linear); the hard classes "
+    "(ladder softmax β = 16 at γ ≤ 0.02, "
+
     "attention_rank softmax β = 16, d = 8, k = 3) take theirs, or the whole budget if unmeasured.",
     "--workers 2: each worker is slowed by the factor measured with a second copy running (member_step.py --pair); "
     "the schedule is longest-first over all configs of all sweeps (phase B's planning pass), and, for comparison, "
@@ -150,8 +155,9 @@ def main(argv=None):
     a = a.parse_args(argv)
     torch.set_num_threads(1)
     f, nf = machine_factor()
-    alone = [r for r in jsonl('member_step.jsonl') if not r['pair']]
-    pairs = {(r['kind'], r['d']): r['s_per_member_step'] for r in jsonl('member_step.jsonl') if r['pair']}
+    now = [r for r in jsonl('member_step.jsonl') if r.get('path') != 'mixing']
+    alone = [r for r in now if not r['pair']]
+    pairs = {(r['kind'], r['d']): r['s_per_member_step'] for r in now if r['pair']}
     pair = statistics.median([pairs[(r['kind'], r['d'])] / r['s_per_member_step'] for r in alone
                               if (r['kind'], r['d']) in pairs]) if pairs else 1.0
     rows = trained_configs() + other_configs(f, pair) + timed_trainers(pair)

@@ -8,7 +8,7 @@ a member that left at the tolerance. Members train independently, so a subset of
 
 Usage: python bench/stopping_check.py ladder kind=softmax gamma=0.25 beta=4 [--teachers 1] [--tau 1e-7] [--rho 1e-3]
        python bench/stopping_check.py attention_rank kind=softmax d=8 beta=4 k=5 [--all-restarts]
-Appends one JSON line per run to bench/stopping_check.jsonl (read by paper_cost.py for the measured savings)."""
+Appends one JSON line per run to bench/stopping_check.jsonl (read by paper_estimate.py for the measured savings)."""
 from __future__ import annotations
 import argparse, json, platform, sys, time
 from pathlib import Path
@@ -51,7 +51,9 @@ def attention_problem(opts:dict, nt:int, all_restarts:bool) -> dict:
     slots = [(r, s, t) for r in cfg['ranks'] for s in range(cfg['restarts'] if (r < k or all_restarts) else 1)
              for t in range(nt)]
     T = Teachers(tasks, members=[t for _, _, t in slots])
-    make = lambda: AttentionHead(d, [r for r, _, _ in slots], kind=kind, beta=b, seeds=[1000 * s + t for _, s, t in slots])
+    make = lambda: AttentionHead(d, [r for r, _, _ in slots], kind=kind, beta=b,
+                                 seeds=[1000 * s + t for _, s, t in slots])
+
     kw = dict(steps=cfg['steps'], lr=cfg['lr'], optimizer='adam', batch_size=cfg['batch'], lr_schedule='cosine',
               seed=1, device='cpu')
     return dict(tag=f"attention_rank/capacity {kind} d={d} β={b:g} k={k}{' (restarts at every r)' * all_restarts}",

@@ -112,8 +112,9 @@ class Workspace:
         if key != self.key:
             z = lambda *s: torch.empty(*s, dtype=dtype, device=device)
             Bk = key[0]
-            self.buf = dict(A=z(Bk, L * E, L), AXe=z(E, Bk, L, d), R=z(E, Bk, L, d_v), U=z(n, L * E, d), AX=z(n, L * E, d),
-                            O=z(E, n * L, d_v), dAX=z(E, n * L, d), dAXq=z(n, L * E, d), dA=z(n, L * E, L), dS=z(n, L * E, L))
+            self.buf = dict(A=z(Bk, L * E, L), AXe=z(E, Bk, L, d), R=z(E, Bk, L, d_v), U=z(n, L * E, d),
+                            AX=z(n, L * E, d), O=z(E, n * L, d_v), dAX=z(E, n * L, d), dAXq=z(n, L * E, d),
+                            dA=z(n, L * E, L), dS=z(n, L * E, L))
             self.key = key
         return self.buf
     def clear(self):
@@ -125,7 +126,7 @@ def chunk_size(B:int, E:int, L:int, device, budget:int=2**20) -> int:
     return B if torch.device(device).type != 'cpu' else max(1, min(B, budget // (E * L * L)))
 
 def _forward_chunk(W2, Z, X, b0, b1, o, softmax, w):
-    "Mixing matrices A (rows (query, member), keys last) and mixed inputs A X per member of sequences b0:b1, at offset o."
+    "Mixing matrices A (rows (query, member), keys last) and mixed inputs A X per member of sequences b0:b1 (offset o)."
     E, (_, L, d) = w['AXe'].shape[0], Z.shape
     n = b1 - b0
     Zc, A, AX, U = Z[b0:b1], w['A'][o:o + n], w['AX'][:n], w['U'][:n]
@@ -139,12 +140,12 @@ def _forward_chunk(W2, Z, X, b0, b1, o, softmax, w):
     return A, AXe.reshape(E, n * L, d)
 
 def _chunk_targets(Y, members, b0:int, b1:int) -> torch.Tensor:
-    "Targets of sequences b0:b1: shared (m, L, d_v), per member (E, m, L, d_v), or gathered from per-teacher `Y` by `members`."
+    "Targets of sequences b0:b1: shared (m, L, d_v), per member (E, m, L, d_v), or per teacher `Y` by `members`."
     if Y.ndim == 3: return Y[b0:b1]
     return Y[:, b0:b1] if members is None else Y[:, b0:b1].index_select(0, members)
 
 class SharedAttention(torch.autograd.Function):
-    "Every member's head on inputs shared by all members; returns outputs (E, B, L, d_v), or with `Y` each member's MSE (E,)."
+    "Every member's head on inputs shared by all members: outputs (E, B, L, d_v), or with `Y` each member's MSE (E,)."
     @staticmethod
     def forward(ctx, W, # scaled kernels (E, d, d): logits are Z W Zᵀ
                 W_V, # value maps (E, d, d_v)
@@ -170,7 +171,8 @@ class SharedAttention(torch.autograd.Function):
                 out += torch.mul(R, R, out=O).sum((1, 2, 3))
         if Y is not None: out /= B * L * dv
         ctx.save_for_backward(W, W_V, Z, X, Y)
-        ctx.softmax, ctx.ws, ctx.gen, ctx.fused, ctx.keep, ctx.members = softmax, ws, ws.gen, Y is not None, keep, members
+        ctx.softmax, ctx.ws, ctx.gen, ctx.fused = softmax, ws, ws.gen, Y is not None
+        ctx.keep, ctx.members = keep, members
         return out
     @staticmethod
     @once_differentiable
@@ -223,9 +225,12 @@ class AttentionHead(Members, nn.Module):
         self.d_v = self.d if d_v is None else check_int(d_v, 'd_v', 1)
         self.ranks = _ranks(ranks, self.d)
         if kind not in ('linear', 'softmax'): raise ValueError(f"kind must be 'linear' or 'softmax', got {kind!r}")
-        self.kind, self.beta, self.gamma = kind, check_float(beta, 'beta', 0, lo_open=True), check_float(gamma, 'gamma', 0, 1)
-        if self.gamma < 1 and pos is None: raise ValueError("pos (positional embeddings (L, d)) is required when gamma < 1")
-        if pos is not None and (pos.ndim != 2 or pos.shape[1] != self.d): raise ValueError(f"pos must have shape (L, {self.d}), got {tuple(pos.shape)}")
+        self.kind, self.beta = kind, check_float(beta, 'beta', 0, lo_open=True)
+        self.gamma = check_float(gamma, 'gamma', 0, 1)
+        if self.gamma < 1 and pos is None:
+            raise ValueError("pos (positional embeddings (L, d)) is required when gamma < 1")
+        if pos is not None and (pos.ndim != 2 or pos.shape[1] != self.d):
+            raise ValueError(f"pos must have shape (L, {self.d}), got {tuple(pos.shape)}")
         self.register_buffer('pos', None if pos is None else pos.detach().float().clone())
         self.seeds, self.r_max = _seeds(seeds, len(self.ranks)), max(self.ranks)
         std = 1 / math.sqrt(self.d) if init_scale is None else check_float(init_scale, 'init_scale', 0)
@@ -255,9 +260,10 @@ class AttentionHead(Members, nn.Module):
         Z = self.queries(X)
         if X.ndim == 3:                                        # shared inputs: one GEMM per map for all members at once
             B, _, d = X.shape
-            def proj(A, W):                                    # (B, L, d) × (E, d, c) -> (E, B, L, c) via (B·L, d) @ (d, E·c)
+            def proj(A, W):                           # (B, L, d) × (E, d, c) -> (E, B, L, c) via (B·L, d) @ (d, E·c)
                 c = W.shape[-1]
-                return (A.reshape(B * L, d) @ W.transpose(0, 1).reshape(d, E * c)).reshape(B, L, E, c).permute(2, 0, 1, 3)
+                P = A.reshape(B * L, d) @ W.transpose(0, 1).reshape(d, E * c)
+                return P.reshape(B, L, E, c).permute(2, 0, 1, 3)
             return proj(Z, Wq * scale), proj(Z, Wk), (proj(X, Wv) if values else None)
         Q, K = Z @ Wq[:, None], Z @ Wk[:, None]                # (E, B, L, r)
         return Q * scale, K, (X @ Wv[:, None] if values else None)
@@ -270,9 +276,11 @@ class AttentionHead(Members, nn.Module):
         Q, K, _ = self._project(X, values=False)
         return self._mix(Q, K)
     def _check(self, X:torch.Tensor):
-        if X.shape[-1] != self.d: raise ValueError(f"X must have d = {self.d} channels on its last axis, got shape {tuple(X.shape)}")
+        if X.shape[-1] != self.d:
+            raise ValueError(f"X must have d = {self.d} channels on its last axis, got shape {tuple(X.shape)}")
         if self.pos is not None and self.gamma < 1 and X.shape[-2] != self.pos.shape[0]:
-            raise ValueError(f"X must have L = {self.pos.shape[0]} tokens (the positional embeddings'), got shape {tuple(X.shape)}")
+            raise ValueError(f"X must have L = {self.pos.shape[0]} tokens (the positional embeddings'), "
+                             f"got shape {tuple(X.shape)}")
     def _linear(self, X, Y=None, members=None):
         "Linear heads by associativity, A_e X W_V,e = Z (W_e C) W_V,e with C = ZᵀX/L per sequence: no L×L matrix."
         Z = self.queries(X)
@@ -297,9 +305,10 @@ class AttentionHead(Members, nn.Module):
         "The training path for inputs shared by all members: `SharedAttention`, or `_linear` for linear heads."
         if self.kind == 'linear' and self.linear_path == 'associative': return self._linear(X, Y, members)
         scale = 1 / X.shape[-2] if self.kind == 'linear' else self.beta / math.sqrt(self.d)
+        keep = torch.is_grad_enabled() and any(p.requires_grad for p in self.parameters())
         return SharedAttention.apply(self.kernel() * scale, self.W_V, self.queries(X).contiguous(), X.contiguous(),
                                      self.kind == 'softmax', None if Y is None else Y.contiguous(), self._ws,
-                                     torch.is_grad_enabled() and any(p.requires_grad for p in self.parameters()), members)
+                                     keep, members)
     def forward(self, X:torch.Tensor, # (B, L, d) shared, or (E, B, L, d)
                ) -> torch.Tensor:     # (E, B, L, d_v)
         self._check(X)
@@ -315,12 +324,16 @@ class AttentionHead(Members, nn.Module):
         if members is not None:
             members = torch.as_tensor(members, device=Y.device)
             if members.dtype.is_floating_point or members.dtype == torch.bool or members.shape != (self.size,):
-                raise ValueError(f"members must be one integer teacher index per member ({self.size}), got {members.dtype} of shape {tuple(members.shape)}")
+                raise ValueError(f"members must be one integer teacher index per member ({self.size}), "
+                                 f"got {members.dtype} of shape {tuple(members.shape)}")
             members = members.long()
             if X.ndim != 3 or Y.ndim != 4 or tuple(Y.shape[1:]) != (*X.shape[:2], self.d_v):
-                raise ValueError(f"with members, X must be shared (B, L, d) and Y per teacher (T, B, L, d_v) = (T, {', '.join(map(str, X.shape[:-1]))}, {self.d_v}); got X {tuple(X.shape)}, Y {tuple(Y.shape)}")
-            if members.device.type == 'cpu' and not 0 <= int(members.min()) <= int(members.max()) < Y.shape[0]:   # no sync on a GPU
-                raise ValueError(f"members must be teacher indices in [0, T) = [0, {Y.shape[0]}), got {members.tolist()}")
+                raise ValueError("with members, X must be shared (B, L, d) and Y per teacher (T, B, L, d_v) = "
+                                 f"(T, {', '.join(map(str, X.shape[:-1]))}, {self.d_v}); "
+                                 f"got X {tuple(X.shape)}, Y {tuple(Y.shape)}")
+            if members.device.type == 'cpu' and not 0 <= int(members.min()) <= int(members.max()) < Y.shape[0]:
+                raise ValueError(f"members must be teacher indices in [0, T) = [0, {Y.shape[0]}), "  # no sync on a GPU
+                                 f"got {members.tolist()}")
             if not (X.requires_grad or Y.requires_grad): return self._shared(X, Y, members)
             Y = Y.index_select(0, members)
         shapes = ((*X.shape[:2], self.d_v), (self.size, *X.shape[:2], self.d_v))

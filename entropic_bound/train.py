@@ -32,7 +32,7 @@ class FitResult:
 def member_loss(model, X:torch.Tensor, Y:torch.Tensor,
                 members:torch.Tensor=None, # Y per teacher (T, B, L, d_v): member e's teacher is members[e]
                ) -> torch.Tensor:
-    "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), shape (E,) (the model's fused `loss` where it has one)."
+    "Each member's mean squared error ‖f(X) − Y‖²/(B L d_v), (E,) (the model's fused `loss` where it has one)."
     if hasattr(model, 'loss'): return model.loss(X, Y) if members is None else model.loss(X, Y, members=members)
     if members is not None: Y = Y.index_select(0, members)
     return ((model(X) - Y) ** 2).mean((1, 2, 3))
@@ -47,13 +47,14 @@ def _per_member(x, E:int, name:str) -> torch.Tensor:
     return t
 
 def _check_fit(model, task, steps, lr, optimizer, population, lr_schedule, tol, groups, agree, check_every):
-    "Validated (steps, lr, tol (E,) or None, groups (E,) or None, agree, check_every), or a ValueError naming the argument."
+    "Validated (steps, lr, tol (E,) or None, groups (E,) or None, agree, check_every), or a ValueError naming it."
     steps, lr = check_int(steps, 'steps', 0), check_float(lr, 'lr', 0, lo_open=True)
     if optimizer not in ('gd', 'adam'): raise ValueError(f"optimizer must be 'gd' or 'adam', got {optimizer!r}")
     if lr_schedule not in ('constant', 'cosine'):
         raise ValueError(f"lr_schedule must be 'constant' or 'cosine', got {lr_schedule!r}")
     if population and not hasattr(task, 'population_excess'):
-        raise ValueError(f"population=True needs a teacher with an exact population risk; {type(task).__name__} has none")
+        raise ValueError("population=True needs a teacher with an exact population risk; "
+                         f"{type(task).__name__} has none")
     E = model.size
     tol = _per_member(tol, E, 'tol')
     if (groups is None) != (agree is None): raise ValueError("groups and agree go together: give both or neither")
@@ -86,7 +87,7 @@ class Active:
         if population: return self.subtask.population_excess(self.sub.operator()) + self.subtask.bayes_risk
         return member_loss(self.sub, X, Y, self.members)
     def step(self, scale:torch.Tensor=None): # (n_active,) factor on each member's update (None: all 1)
-        "One optimiser step; with `scale`, member e's update is scaled by scale[e] (its learning rate, for GD and Adam)."
+        "One optimiser step; with `scale`, member e's update is scaled by scale[e] (its learning rate: GD and Adam)."
         if scale is None: return self.opt.step()
         old = [p.detach().clone() for p in self.sub.parameters()]
         self.opt.step()
@@ -184,7 +185,7 @@ class Stopping:
         ph = self.phase[act.idx]
         self.phase[act.idx] = torch.where(ph >= 0, ph + 1, ph)
     def agreed(self, act:Active) -> torch.Tensor:
-        "(E,) bool: members of groups whose members all train, agree within `agree` and moved ≤ `agree` since last check."
+        "(E,) bool: members of groups that all train, agree within `agree` and moved ≤ `agree` since the last check."
         cur = torch.full_like(self.prev, float('nan'))
         cur[act.idx] = self.monitor(act)
         out, prev, self.prev = torch.zeros(len(cur), dtype=torch.bool), self.prev, cur
@@ -232,7 +233,7 @@ def fit(model, # a `StaticMixer` or `AttentionHead` ensemble
         dtype=torch.float32,
         progress:bool=None, # show a progress bar (default: not under tests/CI)
         groups:list=None, # group of each member (restarts of one problem), for `agree`
-        agree:float=None, # a group leaves when its members agree within this and each moved ≤ this since the last check
+        agree:float=None, # a group leaves when its members agree within this and each moved ≤ this since last check
         check_every:int=None, # steps between agreement checks (default: record_every)
         anneal:int=0, # a group that agrees leaves after this many steps of a learning rate decaying to 0 (cosine)
        ) -> FitResult:
