@@ -240,7 +240,7 @@ class AttentionHead(Members, nn.Module):
         self.W_V = nn.Parameter(V[..., :self.d_v])                                                  # (E, d, d_v)
         self.register_buffer('mask', rank_mask(self.ranks, self.r_max))
         self._ws = Workspace()
-        self.linear_path = 'associative'     # linear heads: 'associative' (`_linear`) or 'mixing' (`SharedAttention`)
+        self.linear_path = 'mixing'     # linear heads: 'mixing' (`SharedAttention`) or 'associative' (`_linear`)
     @property
     def size(self) -> int: return len(self.ranks)
     def kernel(self) -> torch.Tensor:
