@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 # %% auto #0
-__all__ = ['fifty_point', 'Line', 'weighted_line', 'binomial_se']
+__all__ = ['fifty_point', 'Line', 'weighted_line', 'binomial_se', 'binomial_tail']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -67,3 +67,17 @@ def binomial_se(p, # observed proportion(s)
     "Binomial standard error √(p(1 − p)/n), floored at that of one success in n."
     p, n = np.asarray(p, float), np.asarray(n, float)
     return np.sqrt(np.maximum(p * (1 - p), (1 - 1 / n) / n) / n)
+
+# %% ../nbs/08_stats.ipynb #99992721
+def binomial_tail(x:int, # observed count
+                  n:int, # trials
+                  p:float, # the stated rate
+                 ) -> float:
+    "P(Binomial(n, p) ≥ x): how surprising x events in n trials are at rate p (exact)."
+    if not (0 <= x <= n) or not 0 <= p <= 1: raise ValueError(f"need 0 ≤ x ≤ n and 0 ≤ p ≤ 1, got {x}, {n}, {p}")
+    if x == 0 or p == 1: return 1.
+    if p == 0: return 0.
+    lt = [math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) + j * math.log(p)
+          + (n - j) * math.log1p(-p) for j in range(x, n + 1)]
+    m = max(lt)
+    return min(1., math.exp(m) * sum(math.exp(t - m) for t in lt))
