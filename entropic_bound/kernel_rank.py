@@ -22,7 +22,7 @@ DRAW_BYTES = 2 ** 26                     # memory of one chunk of Monte Carlo no
 SOFTMAX_MIN_TOKENS = 2                   # kind='softmax', method='calibrated' is calibrated for L ≥ 2d (§4)
 
 # %% ../nbs/41_kernel_rank.ipynb #c638a8ee
-def _real(M, name:str):
+def _real_tensor(M, name:str):
     "`M` checked (real, numeric, finite, non-empty) as a float64 CPU tensor, and its input's unit round-off."
     complex_np = getattr(getattr(M, 'dtype', None), 'kind', '') == 'c'
     if (isinstance(M, torch.Tensor) and M.is_complex()) or complex_np:
@@ -34,7 +34,7 @@ def _real(M, name:str):
 
 def _check_xy(X, Y):
     "X (n, L, d), Y (n, L, d_v) as float64 CPU tensors, and the coarser relative precision of the two."
-    (X, ex), (Y, ey) = _real(X, 'X'), _real(Y, 'Y')
+    (X, ex), (Y, ey) = _real_tensor(X, 'X'), _real_tensor(Y, 'Y')
     if X.ndim != 3 or Y.ndim != 3:
         raise ValueError(f"X and Y must have shapes (n, L, d) and (n, L, d_v), "
                          f"got {tuple(X.shape)} and {tuple(Y.shape)}")
@@ -58,7 +58,7 @@ def token_span(X, # tokens (n, L, d)
                rtol:float=1e-6, # directions with singular value below rtol · σ₁ count as unoccupied
               ) -> torch.Tensor: # (d, r) orthonormal basis, strongest direction first
     "Orthonormal basis of the directions that the tokens of X occupy."
-    X = _real(X, 'X')[0]
+    X = _real_tensor(X, 'X')[0]
     lam, U = torch.linalg.eigh(torch.einsum('mli,mlj->ij', X, X))         # (d,), (d, d) pooled token Gram
     sv = lam.clamp(min=0).sqrt()
     return U[:, sv > rtol * sv[-1]].flip(-1)
@@ -69,7 +69,7 @@ def _prepare(X, Y, sigma, W_V=None) -> dict:
     n, L, d = X.shape
     nv = 1.
     if W_V is not None:
-        W_V, ev = _real(W_V, 'W_V')
+        W_V, ev = _real_tensor(W_V, 'W_V')
         if W_V.shape != (d, Y.shape[2]):
             raise ValueError(f"W_V must have shape (d, d_v) = ({d}, {Y.shape[2]}), got {tuple(W_V.shape)}")
         eps, nv = max(eps, ev), _rms(W_V)
@@ -528,7 +528,8 @@ def detectability_floors(L:int, d:int, n:int, d_v:int, sigma:float, # sizes and 
     N = n * d_v
     a = M.threshold ** 2 - 1
     th2 = (a + math.sqrt(max(a * a - 4 * M.tau2 * d, 0.))) / 2
-    return Floors(sigma * (math.sqrt(N * d) / (n * (L - d - 1))) ** .5, sigma * (math.sqrt(M.tau2 * d) / M.signal) ** .5,
+    return Floors(sigma * (math.sqrt(N * d) / (n * (L - d - 1))) ** .5,
+                  sigma * (math.sqrt(M.tau2 * d) / M.signal) ** .5,
                   sigma * (math.sqrt(N * d) / M.likelihood) ** .5, sigma * (th2 / M.signal) ** .5)
 
 def predicted_floor(L:int, # tokens per sequence
