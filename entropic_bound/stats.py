@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 # %% auto #0
-__all__ = ['fifty_point', 'Line', 'weighted_line', 'binomial_se']
+__all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'binomial_se', 'binomial_tail']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -23,17 +23,31 @@ def fifty_point(ns, # sample sizes (K,)
     if (k < 0).any() or (k > N).any(): raise ValueError("hits must lie in [0, trials]")
     if not 0 < k.sum() < N.sum(): return float('nan'), float('nan')
     A, beta = np.stack([np.ones_like(x), x - x.mean()], 1), np.zeros(2)
-    for _ in range(100):
-        p = 1 / (1 + np.exp(-(A @ beta)))
-        H = A.T @ (A * (N * p * (1 - p))[:, None])
-        step = np.linalg.solve(H, A.T @ (k - N * p))
-        beta += step
-        if np.abs(step).max() < 1e-12: break
-    p = 1 / (1 + np.exp(-(A @ beta)))
-    cov = np.linalg.inv(A.T @ (A * (N * p * (1 - p))[:, None]))
+    try:
+        with np.errstate(over='ignore'):
+            for _ in range(100):
+                p = 1 / (1 + np.exp(-(A @ beta)))
+                H = A.T @ (A * (N * p * (1 - p))[:, None])
+                step = np.linalg.solve(H, A.T @ (k - N * p))
+                beta += step
+                if np.abs(step).max() < 1e-12: break
+            p = 1 / (1 + np.exp(-(A @ beta)))
+            cov = np.linalg.inv(A.T @ (A * (N * p * (1 - p))[:, None]))
+    except np.linalg.LinAlgError: return share_crossing(ns, k / N), float('nan')     # separated: no maximum
     a, b = beta
     lx, grad = x.mean() - a / b, np.array([-1 / b, a / b ** 2])
     return float(np.exp(lx)), float(np.exp(lx) * np.sqrt(grad @ cov @ grad))
+
+def share_crossing(ns, # abscissae (K,), positive
+                   share, # observed share of successes at each (K,)
+                  ) -> float:
+    "Where the share crosses 1/2 upwards for the last time (log-linear interpolation); NaN if it never does."
+    order = np.argsort(np.asarray(ns, float))
+    x, f = np.log(np.asarray(ns, float))[order], np.asarray(share, float)[order]
+    for i in range(len(f) - 1, 0, -1):
+        if f[i] >= .5 > f[i - 1]:
+            return float(np.exp(x[i - 1] + (x[i] - x[i - 1]) * (.5 - f[i - 1]) / (f[i] - f[i - 1])))
+    return float(np.exp(x[0])) if f[0] >= .5 else float('nan')
 
 # %% ../nbs/08_stats.ipynb #dd88c228
 class Line(NamedTuple):
@@ -67,3 +81,17 @@ def binomial_se(p, # observed proportion(s)
     "Binomial standard error √(p(1 − p)/n), floored at that of one success in n."
     p, n = np.asarray(p, float), np.asarray(n, float)
     return np.sqrt(np.maximum(p * (1 - p), (1 - 1 / n) / n) / n)
+
+# %% ../nbs/08_stats.ipynb #99992721
+def binomial_tail(x:int, # observed count
+                  n:int, # trials
+                  p:float, # the stated rate
+                 ) -> float:
+    "P(Binomial(n, p) ≥ x): how surprising x events in n trials are at rate p (exact)."
+    if not (0 <= x <= n) or not 0 <= p <= 1: raise ValueError(f"need 0 ≤ x ≤ n and 0 ≤ p ≤ 1, got {x}, {n}, {p}")
+    if x == 0 or p == 1: return 1.
+    if p == 0: return 0.
+    lt = [math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) + j * math.log(p)
+          + (n - j) * math.log1p(-p) for j in range(x, n + 1)]
+    m = max(lt)
+    return min(1., math.exp(m) * sum(math.exp(t - m) for t in lt))
