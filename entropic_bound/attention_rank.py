@@ -130,29 +130,34 @@ def capacity_claims(records:list) -> list:
     "Deficiency (a bound for linear, restarts for softmax), achievability at k, minimal capacity, β trend."
     tab = capacity_table(records)
     claims = []
-    for (cls, beta, d, k, _), g in tab.groupby(['cls', 'beta', 'd', 'k', 'spectrum']):   # two spectra with one k stay apart
+    # two spectra with one k stay apart
+    for (cls, beta, d, k, _), g in tab.groupby(['cls', 'beta', 'd', 'k', 'spectrum']):
         k = int(k)
         tag = f"{cls}{'' if cls == 'linear' else f' β={beta:g}'}, d={d}, k={k}"
         below, at = g[g.r < k], g[g.r == k]
         nt, R = g.teacher.nunique(), int(below.restarts.min())
         agree = f"restarts agree within a relative {(below.worst / below.best - 1).max():.1e}"
         if cls == 'linear':
-            claims.append(claim(f'{slug(tag)}/deficiency', f'{tag}: deficiency proved: the per-sample Eckart–Young lower bound is '
+            claims.append(claim(f'{slug(tag)}/deficiency', f'{tag}: deficiency proved: the per-sample Eckart–Young '
+                                                           f'lower bound is '
                                 f'> {DEFICIENT:g} for every r < k on all {nt} teachers',
                                 (below.bound > DEFICIENT).all(),
                                 f"smallest bound {below.bound.min():.3g}; trained heads: "
                                 f"min best/bound {(below.best / below.bound).min():.3f}, {agree}"))
         else:
-            claims.append(claim(f'{slug(tag)}/deficiency', f'{tag}: no trained head with r < k reached the Bayes risk: best of '
+            claims.append(claim(f'{slug(tag)}/deficiency', f'{tag}: no trained head with r < k reached the Bayes risk: '
+                                                           f'best of '
                                 f'{R} Adam restarts > {DEFICIENT:g} on all {nt} teachers (an upper bound on the '
                                 'infimum, not a proof)', (below.best > DEFICIENT).all(),
                                 f"smallest best-of-restarts {below.best.min():.3g}; {agree}"))
         one = dict(expect={'paper': False}, why=ONE_RUN) if tag == 'softmax β=4, d=8, k=3' else {}
-        claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability: at r = k every teacher reaches relative excess '
+        claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability: at r = k every teacher reaches '
+                                                          f'relative excess '
                             f'≤ {ACHIEVED:g}', (at.worst <= ACHIEVED).all(), f"largest {at.worst.max():.1e}", **one))
         mins = [int(tt[tt.best <= ACHIEVED].r.min()) if (tt.best <= ACHIEVED).any() else None
                 for _, tt in g.groupby('teacher')]
-        claims.append(claim(f'{slug(tag)}/capacity', f'{tag}: the smallest head dimension that training brings to ≤ {ACHIEVED:g} '
+        claims.append(claim(f'{slug(tag)}/capacity', f'{tag}: the smallest head dimension that training brings to ≤ '
+                                                     f'{ACHIEVED:g} '
                             'is k, for every teacher', all(m == k for m in mins), f"per teacher {mins}", **one))
     sm = tab[(tab.cls == 'softmax') & (tab.r < tab.k)]
     for (d, k, _, r), g in sm.groupby(['d', 'k', 'spectrum', 'r']):
@@ -160,7 +165,8 @@ def capacity_claims(records:list) -> list:
         lo, hi = by.min(), by.max()
         betas = sorted(lo.index)
         ok = all(hi[a] < lo[b] for a, b in zip(betas, betas[1:]))
-        claims.append(claim(f'softmax_d={d}_k={k}_r={r}/beta_trend', f'softmax, d={d}, k={k}, r={r}: the deficiency grows with β (every teacher at '
+        claims.append(claim(f'softmax_d={d}_k={k}_r={r}/beta_trend', f'softmax, d={d}, k={k}, r={r}: the deficiency '
+                                                                     f'grows with β (every teacher at '
                             'larger β above every teacher at smaller β)', ok,
                             ', '.join(f"β={b:g}: {lo[b]:.3f}–{hi[b]:.3f}" for b in betas)))
     return claims
@@ -187,7 +193,8 @@ def bound_error_claims(records:list, # capacity records (linear ones are read)
         best = torch.tensor([[g.loc[(ts, r), 'best'] for r in rs] for ts in c['teacher_seeds']],
                             dtype=torch.float64)
         same = bool(torch.allclose(b, stored, rtol=1e-12, atol=0))
-        claims.append(claim(f'{slug(tag)}/above_bound', f'{tag}: every trained head with r < k is above the bound, less 3 Monte-Carlo '
+        claims.append(claim(f'{slug(tag)}/above_bound', f'{tag}: every trained head with r < k is above the bound, '
+                                                        f'less 3 Monte-Carlo '
                             'SE of the bound (the bound recomputed reproduces the stored one)',
                             same and bool((best >= b - 3 * s).all()),
                             f"relative SE of the bound {(s / b).numpy().round(4).tolist()}; "
@@ -287,13 +294,15 @@ def recovery_claims(records:list) -> list:
                             'energy)', all(x == k for x in nr + er), f"numerical {nr}, energy {er}"))
         ts = [learning_times(m['steps'], sv, k) for sv in m['svs']]
         gaps = [t[i + 1] - t[i] for t in ts for i in range(k - 1)]
-        claims.append(claim(f'{at}/one_at_a_time', f'{tag}: directions are learned one at a time, strongest first: every '
+        claims.append(claim(f'{at}/one_at_a_time', f'{tag}: directions are learned one at a time, strongest first: '
+                                                   f'every '
                             f't_(i+1) − t_i ≥ 2 record intervals ({2 * every} steps), every teacher',
                             min(gaps) >= 2 * every, f"learning steps per teacher {ts}",
                             **(dict(expect={'paper': False}, why=HALF_FINAL) if c['kind'] == 'linear' else {})))
         ratios = [t[i + 1] / max(t[i], 1) for t in ts for i in range(k - 1)]
         lim = [s[i] / s[i + 1] * (1 + every / max(t[i], 1)) for t in ts for i in range(k - 1)]
-        claims.append(claim(f'{at}/depth2_ratio', f'{tag}: t_(i+1)/t_i ≤ s_i/s_(i+1), the depth-2 small-init limit (one record '
+        claims.append(claim(f'{at}/depth2_ratio', f'{tag}: t_(i+1)/t_i ≤ s_i/s_(i+1), the depth-2 small-init limit '
+                                                  f'(one record '
                             'interval of slack), every teacher', all(r <= l for r, l in zip(ratios, lim)),
                             f"ratios {np.round(ratios, 2).tolist()}; "
                             f"limits {np.round(s[:-1] / s[1:], 2).tolist()}",
@@ -363,7 +372,8 @@ def curvature_claims(records:list) -> list:
         vals = ("C along W* below 1e-12 · C across (round-off), every teacher" if roundoff else
                 f"C along W* {[float(f'{a:.3g}') for a in along]}") + f", least across {[round(a, 2) for a in across]}"
         if kind == 'linear':
-            claims.append(claim('linear/scale_flat', 'linear: the scale is the only flat direction of the excess (C along '
+            claims.append(claim('linear/scale_flat', 'linear: the scale is the only flat direction of the excess (C '
+                                                     'along '
                                 'W* < 1e-9 · C across, round-off) and C ≥ 1 across W*: ‖W − cW*‖/‖W‖ ≤ '
                                 '√(L · relative excess) is implied',
                                 all(abs(a) < 1e-9 * b for a, b in zip(along, across)) and min(across) >= 1, vals))
@@ -442,31 +452,37 @@ def estimator_claims(records:list, # recovery records (read through `estimator_r
     def above(b, e): return (A[b][e] > kern[e]).all()
     def vals(df, e): return sorted(set(df[e].round(2).tolist()))
     def allk(df): return sorted(set(df[counts].values.ravel().tolist()))
-    claims = [claim('counts_read_k', f'numerical rank (1%) and energy rank 0.99 read k = {k} on the kernel and on every '
+    claims = [claim('counts_read_k', f'numerical rank (1%) and energy rank 0.99 read k = {k} on the kernel and on '
+                                     f'every '
                     'per-sample energy field, both classes, teacher and trained heads, every teacher',
                     (ke[counts] == k).all().all(), f"values {allk(ke)}"),
-              claim('energy90_reads_2', 'energy rank 0.9 reads 2 < k on the kernel and on the energy field: the capacity at '
+              claim('energy90_reads_2', 'energy rank 0.9 reads 2 < k on the kernel and on the energy field: the '
+                                        'capacity at '
                     "10% tolerance (the top two directions hold 3.25/3.5 = 0.93 of the kernel's energy), not k",
                     (ke['energy 0.9'] == 2).all(), f"values {vals(ke, 'energy 0.9')}"),
               claim('linear/A_reads_k', 'linear attention: A(X) = XWXᵀ/L has rank ≤ k and both counts read k on it',
                     (lin[counts] == k).all().all(), f"values {allk(lin)}")]
     a = rows[cls.str.startswith('softmax') & (obj == 'A(X)')]
-    claims.append(claim('softmax/A_inflated', 'softmax, β = 1, 4, 16: on A(X) numerical rank (1%) and energy rank 0.99 read '
+    claims.append(claim('softmax/A_inflated', 'softmax, β = 1, 4, 16: on A(X) numerical rank (1%) and energy rank 0.99 '
+                                              'read '
                         'above k, every head and teacher', (a[counts] > k).all().all(),
                         '; '.join(f"β={b:g}: numerical {vals(A[b], counts[0])}, "
                                   f"energy 0.99 {vals(A[b], counts[1])}" for b in ESTIMATOR_BETAS)))
-    claims.append(claim('softmax_beta=1/not_all_inflated', 'softmax, β = 1: not every estimator is inflated on A(X): energy 0.9 reads what it '
+    claims.append(claim('softmax_beta=1/not_all_inflated', 'softmax, β = 1: not every estimator is inflated on A(X): '
+                                                           'energy 0.9 reads what it '
                         'reads on the kernel and stable rank reads less than on the kernel',
                         (A[1.]['energy 0.9'] == kern['energy 0.9']).all()
                         and (A[1.]['stable'] < kern['stable']).all(),
                         f"A(X): energy 0.9 {vals(A[1.], 'energy 0.9')}, stable {vals(A[1.], 'stable')}; "
                         f"kernel: energy 0.9 {vals(kern, 'energy 0.9')}, stable {vals(kern, 'stable')}"))
     for b in ESTIMATOR_BETAS[1:]:
-        claims.append(claim(f'softmax_beta={b:g}/all_inflated', f'softmax, β = {b:g}: every estimator reads more on A(X) than on the kernel, '
+        claims.append(claim(f'softmax_beta={b:g}/all_inflated', f'softmax, β = {b:g}: every estimator reads more on '
+                                                                f'A(X) than on the kernel, '
                             'every teacher', all(above(b, e) for e in ESTIMATORS),
                             '; '.join(f"{e} {vals(A[b], e)}" for e in ESTIMATORS)))
     n = {b: A[b][counts[0]] for b in ESTIMATOR_BETAS}
-    claims.append(claim('inflation_not_monotone', 'the inflation is not monotone in β: numerical rank (1%) on A(X) is larger at '
+    claims.append(claim('inflation_not_monotone', 'the inflation is not monotone in β: numerical rank (1%) on A(X) is '
+                                                  'larger at '
                         'β = 4 than at β = 1 and at β = 16, every teacher',
                         ((n[4.] > n[1.]) & (n[4.] > n[16.])).all(),
                         ', '.join(f"β={b:g}: {n[b].tolist()}" for b in ESTIMATOR_BETAS)))

@@ -13,278 +13,16 @@ from .claims import claim
 from .theorem import Theorem
 THEOREM = Theorem('frontier', 'Theorem 4: the predictability frontier')
 METHODS = ('edge', 'gd')      # the default first: noise-weighted bulk edge; the iid Gavish–Donoho cut
-MAX_GRAM_BYTES = 2 ** 30      # the known-value-map normal equations (d² × d² float64) must fit in 1 GiB
 
 # %% auto #0
-__all__ = ['THEOREM', 'METHODS', 'MAX_GRAM_BYTES', 'THEORY_1_L', 'THEORY_UNDER', 'EDGE_GD', 'token_span', 'known_value_kernel',
-           'stacked_fits', 'kernel_rank_readings', 'recover_kernel_rank', 'frontier_experiment', 'predicted_floor',
-           'frontier_configs', 'cell_configs', 'frontier_groups', 'run_frontier', 'pooled', 'floor_50', 'wilson_upper',
-           'floors', 'frontier_figure_of', 'frontier_figure', 'frontier_cell_claims', 'frontier_claims',
-           'inverted_field_rank']
+__all__ = ['THEOREM', 'METHODS', 'THEORY_1_L', 'THEORY_UNDER', 'EDGE_GD', 'frontier_experiment', 'frontier_configs',
+           'cell_configs', 'frontier_groups', 'run_frontier', 'pooled', 'floor_50', 'wilson_upper', 'floors',
+           'frontier_figure_of', 'frontier_figure', 'frontier_cell_claims', 'frontier_claims', 'inverted_field_rank']
 
 # %% ../nbs/40_frontier.ipynb #0c00e61d
-def _real(M, name:str):
-    "`M` checked (real, numeric, finite, non-empty) as a float64 CPU tensor, and its input's unit round-off."
-    complex_np = getattr(getattr(M, 'dtype', None), 'kind', '') == 'c'
-    if (isinstance(M, torch.Tensor) and M.is_complex()) or complex_np:
-        raise TypeError(f"{name} must be real, got complex dtype {M.dtype}: pass its real part, or split real "
-                        "and imaginary parts into separate features")
-    M = as_matrix(M, name)
-    eps = torch.finfo(M.dtype).eps if M.is_floating_point() else torch.finfo(torch.float64).eps
-    return M.detach().to('cpu', torch.float64), eps
-
-def _check_xy(X, Y):
-    "X (n, L, d), Y (n, L, d_v) as float64 CPU tensors, and the coarser relative precision of the two."
-    (X, ex), (Y, ey) = _real(X, 'X'), _real(Y, 'Y')
-    if X.ndim != 3 or Y.ndim != 3:
-        raise ValueError(f"X and Y must have shapes (n, L, d) and (n, L, d_v), "
-                         f"got {tuple(X.shape)} and {tuple(Y.shape)}")
-    if X.shape[:2] != Y.shape[:2]:
-        raise ValueError(f"X and Y must agree on (n, L), got {tuple(X.shape[:2])} and {tuple(Y.shape[:2])}")
-    return X, Y, max(ex, ey)
-
-def _check_sigma(sigma):
-    if sigma is None: return None
-    if isinstance(sigma, torch.Tensor) and sigma.numel() == 1 and not sigma.is_complex(): sigma = sigma.item()
-    if isinstance(sigma, bool) or not isinstance(sigma, numbers.Real) or not (math.isfinite(sigma) and sigma >= 0):
-        raise ValueError(f"sigma must be a finite number >= 0, got {sigma!r}")
-    return float(sigma)
-
-def _rms(M) -> float:
-    "Root mean square of M without overflow or underflow (scaled by its largest entry first)."
-    m = M.abs().max()
-    return 0. if m == 0 else m.item() * (M / m).pow(2).mean().sqrt().item()
-
-def token_span(X, # tokens (n, L, d)
-               rtol:float=1e-6, # directions with singular value below rtol · σ₁ count as unoccupied
-              ) -> torch.Tensor: # (d, r) orthonormal basis, strongest direction first
-    "Orthonormal basis of the directions that the tokens of X occupy."
-    X = _real(X, 'X')[0]
-    lam, U = torch.linalg.eigh(torch.einsum('mli,mlj->ij', X, X))         # (d,), (d, d) pooled token Gram
-    sv = lam.clamp(min=0).sqrt()
-    return U[:, sv > rtol * sv[-1]].flip(-1)
-
-def _prepare(X, Y, sigma, W_V=None) -> dict:
-    "Checked float64 data at unit rms, on the span of the tokens (with a warning when it is not all of R^d)."
-    X, Y, eps = _check_xy(X, Y)
-    n, L, d = X.shape
-    nv = 1.
-    if W_V is not None:
-        W_V, ev = _real(W_V, 'W_V')
-        if W_V.shape != (d, Y.shape[2]):
-            raise ValueError(f"W_V must have shape (d, d_v) = ({d}, {Y.shape[2]}), got {tuple(W_V.shape)}")
-        eps, nv = max(eps, ev), _rms(W_V)
-        if nv == 0: raise ValueError("W_V is zero: Y = A(X) X W_V then says nothing about the kernel")
-        W_V = W_V / nv
-    sx, sy = _rms(X), _rms(Y)
-    if sx == 0: raise ValueError("X is zero: the tokens occupy no direction to read a kernel on")
-    X = X / sx
-    if sy > 0: Y, sigma = Y / sy, (None if sigma is None else sigma / sy)
-    U = token_span(X, rtol=max(1e3 * eps, 1e-6))
-    if U.shape[1] == 0: raise ValueError("X occupies no direction: its tokens are zero to working precision")
-    if U.shape[1] < d:
-        warnings.warn(f"the tokens occupy {U.shape[1]} of d = {d} dimensions (centred or dead channels): the "
-                      "kernel is identified only on that span; the rank read is that of Uᵀ W U, U a basis of "
-                      "the span", stacklevel=3)
-        X = X @ U
-        if W_V is not None: W_V = U.T @ W_V
-    # the tokens span R^d: original coordinates
-    else: U = torch.eye(d, dtype=X.dtype)
-    # W = scale · Ŵ
-    scale = 0. if sy == 0 else math.exp(min(math.log(sy) - 3 * math.log(sx) - math.log(nv), 709.))
-    return dict(X=X, Y=Y, sigma=sigma, W_V=W_V, eps=eps, zero=(sy == 0), U=U, scale=scale, ratio=sy / sx)
-
-# %% ../nbs/40_frontier.ipynb #fe064895
-def _edge_threshold(noise_fn, lipschitz:float, alpha:float, B:int=16, seed:int=0) -> float:
-    "A bound the noise's top singular value exceeds with chance ≤ α: MC mean + 2 s.e. + Gaussian concentration."
-    # (B,) top singular values of noise draws
-    s1 = noise_fn(B, torch.Generator().manual_seed(seed))
-    margin = lipschitz * math.sqrt(2 * math.log(1 / alpha))
-    return s1.mean().item() + 2 * s1.std().item() / math.sqrt(B) + margin
-
-def _known_value(P:dict, alpha:float) -> dict:
-    "Ŵ from Σ_m (X_mᵀX_m ⊗ B_m B_mᵀ) vec Ŵ = Σ_m vec(X_mᵀ Y_m B_mᵀ), B_m = Ĉ_m W_V, and its rank both ways."
-    X, Y, W_V, sigma, eps = P['X'], P['Y'], P['W_V'], P['sigma'], P['eps']
-    n, L, r = X.shape
-    dv = Y.shape[2]
-    if 3 * r ** 4 * 8 > MAX_GRAM_BYTES:                                  # A, its Cholesky factor, L⁻¹
-        raise ValueError(f"with W_V known the normal equations have d² = {r * r} unknowns (3 × "
-                         f"{r ** 4 * 8 / 2 ** 30:.2f} GiB in float64, more than {MAX_GRAM_BYTES / 2 ** 30:.0f} GiB): "
-                         "call recover_kernel_rank(X, Y) without W_V; the per-sequence estimator needs no value map "
-                         "and costs O(n L d²)")
-    need = r * r + (sigma is None)
-    if n * L * dv < need:
-        raise ValueError(f"with W_V known there are n·L·d_v = {n * L * dv} equations for d² = {r * r} kernel "
-                         f"entries{' and the noise level' if sigma is None else ''}: give n ≥ "
-                         f"{math.ceil(need / (L * dv))} sequences")
-    XtX = X.transpose(1, 2) @ X                                           # (n, r, r)
-    Bm = XtX / L @ W_V                                                    # (n, r, dv): Y_m = X_m W B_m
-    # vec row-major (i, a)
-    A = torch.einsum('mij,mab->iajb', XtX, Bm @ Bm.transpose(1, 2)).reshape(r * r, r * r)
-    b = ((X.transpose(1, 2) @ Y) @ Bm.transpose(1, 2)).sum(0).reshape(-1) # Σ_m X_mᵀ Y_m B_mᵀ
-    scale = A.diagonal().mean().item()
-    C, info = torch.linalg.cholesky_ex(A / scale) if scale > 0 else (None, 1)
-    lmin, Linv = 0., None
-    if info == 0:                                                         # L⁻¹ (Cov ŵ = s2 L⁻ᵀL⁻¹ / scale) and
-        Linv = torch.linalg.solve_triangular(C, torch.eye(r * r, dtype=A.dtype), upper=False)
-        V = torch.randn(r * r, min(8, r * r), generator=torch.Generator().manual_seed(1), dtype=A.dtype)
-        for _ in range(12): V = torch.linalg.qr(Linv.T @ (Linv @ V)).Q   # λ_min(A/scale) by subspace iteration
-        H = Linv @ V
-        lmin = 1 / torch.linalg.eigvalsh(H.T @ H)[-1].item()
-    if info != 0 or lmin < 1e-10:
-        q = int(numerical_rank(W_V))
-        raise ValueError(f"with W_V known the kernel is not identifiable from these data: the normal equations "
-                         f"are singular (W_V has rank {q} of {min(W_V.shape)}; {n} sequences of {L} tokens). A "
-                         "rank-deficient W_V or too few sequences leave kernel entries unseen: give more sequences, "
-                         "or drop W_V (the per-sequence estimator reads col(W) without it)")
-    W = torch.cholesky_solve(b[:, None] / scale, C).reshape(r, r)
-    res = Y - X @ W @ Bm
-    s2 = sigma ** 2 if sigma is not None else max((res ** 2).sum().item() / (n * L * dv - r * r), eps ** 2)
-    # below this fraction of σ₁: the inputs' precision
-    floor = max(1e-9, 1e3 * eps)
-    s = singular_values(W)
-    noise = math.sqrt(s2 * (Linv ** 2).sum().item() / (r * r) / scale)   # mean entry noise of Ŵ
-    gd = int((s > max(gd_lambda(1.) * math.sqrt(r) * noise, floor * s[0].item())).sum())
-    def noise_fn(B, g):
-        Z = torch.randn(r * r, B, generator=g).to(A.dtype)
-        return torch.linalg.matrix_norm((Linv.T @ Z).T.reshape(B, r, r), ord=2) * math.sqrt(s2 / scale)
-    t = _edge_threshold(noise_fn, math.sqrt(s2 / scale / lmin), alpha)
-    return dict(edge=int((s > max(t, floor * s[0].item())).sum()), gd=gd, W=W, noise=noise)
-
-def known_value_kernel(X, # sequences (n, L, d)
-                       Y, # outputs (n, L, d_v) of a linear attention head
-                       W_V, # its value map (d, d_v)
-                       sigma:float=None, # noise standard deviation if known
-                      ) -> tuple: # (Ŵ (d, d) on the tokens' span, mean entry noise of Ŵ)
-    "Least-squares kernel Ŵ from Y = X W Ĉ W_V (linear attention, W_V known) and its entry noise level."
-    P = _prepare(X, Y, _check_sigma(sigma), W_V)
-    if P['zero']: return torch.zeros(X.shape[-1], X.shape[-1], dtype=torch.float64), 0.
-    K = _known_value(P, 1e-2)
-    U, c = P['U'], P['scale']
-    return c * U @ K['W'] @ U.T, c * K['noise']
-
-# %% ../nbs/40_frontier.ipynb #0d1cf72a
-def _per_sequence(X, Y, intercept:bool, sigma, sandwich:bool=False) -> dict:
-    "Per-sequence least squares: fits Ĝ_m (n, d_v, r), Gram spectra, residual variances, sandwich covariances."
-    n, L, r = X.shape
-    need = r + intercept + (sigma is None)
-    if L < need:
-        hint = "; pass sigma= if the noise level is known" if sigma is None and not intercept and L == r else ""
-        raise ValueError(f"the per-sequence estimator needs L ≥ {need} tokens per sequence (d = {r}, the "
-                         f"dimension the tokens occupy{', + 1 for the intercept' if intercept else ''}"
-                         f"{', + 1 to estimate the noise from residuals' if sigma is None else ''}), "
-                         f"got L = {L}{hint}")
-    # slope of the fit with intercept
-    if intercept: X, Y = X - X.mean(1, keepdim=True), Y - Y.mean(1, keepdim=True)
-    # (n, r), (n, r, r) spectrum of X_mᵀX_m
-    lam, V = torch.linalg.eigh(X.transpose(1, 2) @ X)
-    ok = lam[:, 0] > 1e-10 * lam[:, -1]
-    if not ok.all():
-        if not ok.any(): raise ValueError("every sequence's XᵀX is singular: no per-sequence fit exists")
-        warnings.warn(f"{int((~ok).sum())} of {n} sequences have a singular XᵀX and are left out", stacklevel=4)
-        X, Y, lam, V = X[ok], Y[ok], lam[ok], V[ok]
-    Ainv = V @ (V / lam[:, None, :]).transpose(1, 2)                      # (n, r, r) (X_mᵀX_m)⁻¹
-    Gt = Ainv @ (X.transpose(1, 2) @ Y)                                   # (n, r, d_v)
-    res = Y - X @ Gt
-    dof = L - r - intercept
-    s2 = (res ** 2).sum((1, 2)) / (max(dof, 1) * Y.shape[2])            # (n,) residual variance per sequence
-    F = dict(G=Gt.transpose(1, 2), lam=lam, V=V, s2=s2)
-    if sandwich:
-        h = torch.einsum('mli,mij,mlj->ml', X, Ainv, X) + intercept / L   # leverages
-        e2 = (res ** 2).mean(2) / (1 - h).clamp(min=1e-3)                  # (n, L) HC2 squared residuals
-        # (n, r, r) sandwich covariance of a row of Ĝ_m
-        F['cov'] = Ainv @ (X.transpose(1, 2) @ (X * e2[..., None])) @ Ainv
-    return F
-
-def _read_stack(F:dict, alpha:float, eps:float, sigma=None, kind:str='linear') -> dict:
-    "Rank of the stacked fits by the noise-weighted bulk edge ('edge') and the iid Gavish–Donoho cut ('gd')."
-    G, lam, V, s2 = F['G'], F['lam'], F['V'], F['s2']
-    n, dv, r = G.shape
-    # below this fraction of σ₁: the inputs' precision
-    floor = max(1e-9, 1e3 * eps)
-    # 'gd': the iid cut on the raw stack, entry noise from the mean per-sequence variance
-    v = torch.full_like(s2, sigma ** 2) if sigma is not None else s2
-    noise = math.sqrt((v * (1 / lam).mean(-1)).mean().item())
-    sg = singular_values(G.reshape(-1, r))
-    cut = gd_lambda(r / (n * dv) if n * dv >= r else n * dv / r) * math.sqrt(max(n * dv, r)) * noise
-    gd = int((sg > max(cut, floor * sg[0].item())).sum())
-    # 'edge': block m weighted so that its noise covariance is ≤ I; cut at a bound on the noise's top singular value
-    # rows of Ĝ_m: N(0, σ² (X_mᵀX_m)⁻¹), σ common
-    if kind == 'linear':
-        v = (v.mean() if sigma is None else v[0]).clamp(min=eps ** 2)
-        w = (lam[:, 0] / v).sqrt()                                        # (n,)
-        # (n, r, r): weighted noise rows z rootᵀ
-        root = V * (lam[:, :1] / lam).sqrt()[:, None, :]
-    # softmax: the sandwich covariance of each fit
-    else:
-        mu, Q = torch.linalg.eigh(F['cov'])
-        mu = mu.clamp(min=eps ** 2 / lam[:, :1])                          # round-off floor ε² λ_max((XᵀX)⁻¹)
-        w = 1 / mu[:, -1].sqrt()
-        root = Q * (mu / mu[:, -1:]).sqrt()[:, None, :]
-    sw = singular_values((G * w[:, None, None]).reshape(-1, r))
-    def noise_fn(B, g):
-        # (B, n, dv, r) weighted noise
-        N = torch.randn(B, n, dv, r, generator=g).to(G.dtype) @ root.transpose(1, 2)
-        return torch.linalg.eigvalsh(torch.einsum('bmvi,bmvj->bij', N, N))[:, -1].clamp(min=0).sqrt()
-    t = _edge_threshold(noise_fn, 1., alpha)
-    return dict(edge=int((sw > max(t, floor * sw[0].item())).sum()), gd=gd)
-
-# %% ../nbs/40_frontier.ipynb #ff63fd8b
-def stacked_fits(X, # sequences (n, L, d)
-                 Y, # outputs (n, L, d_v)
-                 intercept:bool=False, # fit y_i ≈ G_m x_i + c_m (softmax)
-                 pooled:bool=False, # one map for all tokens of all sequences instead
-                 sigma:float=None, # noise standard deviation if known
-                ) -> tuple: # (stack (n d_v, d), mean entry noise of the fits)
-    "Per-sequence least-squares maps G_m (y_i ≈ G_m x_i [+ c_m]) stacked, or one pooled map; with entry noise."
-    P = _prepare(X, Y, _check_sigma(sigma))
-    X, Y = P['X'], P['Y']
-    if pooled: X, Y = X.reshape(1, -1, X.shape[2]), Y.reshape(1, -1, Y.shape[2])
-    F = _per_sequence(X, Y, intercept, P['sigma'])
-    v = torch.full_like(F['s2'], P['sigma'] ** 2) if P['sigma'] is not None else F['s2']
-    noise = math.sqrt((v * (1 / F['lam']).mean(-1)).mean().item())
-    G = F['G'].reshape(-1, F['G'].shape[2]) @ P['U'].T                     # back to R^d (on the tokens' span)
-    return G * P['ratio'], noise * P['ratio']                            # and to the data's units
-
-def kernel_rank_readings(X, # sequences (n, L, d)
-                         Y, # outputs (n, L, d_v)
-                         W_V=None, # value map (d, d_v) if known (linear only)
-                         kind:str='linear', # 'linear' or 'softmax'
-                         sigma:float=None, # noise standard deviation if known (linear only)
-                         alpha:float=1e-2, # 'edge': bound on the chance of counting a noise direction
-                        ) -> dict:
-    "The kernel rank read by every method of `METHODS` from one fit: {'edge': .., 'gd': ..}."
-    if kind not in ('linear', 'softmax'):
-        raise ValueError(f"kind must be 'linear' or 'softmax', got {kind!r}")
-    sigma = _check_sigma(sigma)
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0 < alpha < 1:
-        raise ValueError(f"alpha must be a number in (0, 1), got {alpha!r}")
-    if kind == 'softmax' and W_V is not None:
-        raise ValueError("W_V is not used for kind='softmax' (softmax outputs are not linear in the kernel): drop "
-                         "it, or use inverted_field_rank(X, Y, W_V) when L ≤ d and the data are noiseless")
-    if kind == 'softmax' and sigma is not None:
-        raise ValueError("sigma is not used for kind='softmax': each fit's residual also carries the softmax "
-                         "misfit, so the noise of every fit is estimated from its own residuals; drop sigma")
-    P = _prepare(X, Y, sigma, W_V)
-    if P['zero']: return {m: 0 for m in METHODS}
-    if W_V is not None:
-        K = _known_value(P, alpha)
-        return {m: K[m] for m in METHODS}
-    soft = kind == 'softmax'
-    F = _per_sequence(P['X'], P['Y'], intercept=soft, sigma=P['sigma'], sandwich=soft)
-    return _read_stack(F, alpha, P['eps'], P['sigma'], kind)
-
-def recover_kernel_rank(X, # sequences (n, L, d), tensor or array, any device
-                        Y, # outputs (n, L, d_v)
-                        W_V=None, # value map (d, d_v) if known (linear attention only)
-                        kind:str="linear", # 'linear' or 'softmax' attention
-                        sigma:float=None, # noise standard deviation if known (linear only)
-                        method:str='edge', # 'edge': noise-weighted bulk edge; 'gd': iid GD cut, better at n ≈ 16
-                        alpha:float=1e-2, # 'edge': bound on the chance of counting a noise direction
-                       ) -> int:
-    "Kernel rank read from data before training (THEORY §5); softmax: a lower bound only if L ≥ 4d and β ≤ 4."
-    if method not in METHODS: raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return kernel_rank_readings(X, Y, W_V, kind, sigma, alpha)[method]
+from .kernel_rank import token_span, known_value_kernel, stacked_fits, predicted_floor
+from .kernel_rank import kernel_rank_readings, recover_kernel_rank
+from .kernel_rank import _check_xy, _real_tensor            # the same input checks
 
 # %% ../nbs/40_frontier.ipynb #88eb23f8
 def frontier_experiment(cfg:dict) -> dict:
@@ -295,24 +33,8 @@ def frontier_experiment(cfg:dict) -> dict:
     X, Y = T.sample(cfg['n'] * cfg['draws'], seed=1000 + cfg['teacher_seed'], dtype=torch.float64)
     out = {m: [] for m in METHODS}
     for Xs, Ys in zip(X.split(cfg['n']), Y.split(cfg['n'])):                # draws of n sequences each
-        for m, r in kernel_rank_readings(Xs, Ys, kind=cfg['kind']).items(): out[m].append(r)
+        for m, r in kernel_rank_readings(Xs, Ys, kind=cfg['kind'], methods=METHODS).items(): out[m].append(r)
     return dict(out, k=T.intrinsic_rank)
-
-def predicted_floor(L:int, # tokens per sequence
-                    d:int, # model dimension
-                    n:int, # sequences
-                    d_v:int, # value dimension
-                    sigma:float, # noise standard deviation
-                    method:str, # 'edge' or 'gd'
-                    alpha:float=1e-2, # the edge's over-count bound
-                   ) -> float:
-    "Weakest kernel singular value the linear stacked estimator reads (iid noise σ²/(L−d−1), Ĉ ≈ I, BBP spike)."
-    v, N = sigma ** 2 / (L - d - 1), n * d_v
-    if method == 'gd': c2 = gd_lambda(d / N) ** 2 * N
-    else: c2 = (math.sqrt(N) + math.sqrt(d) + math.sqrt(2 * math.log(1 / alpha))) ** 2
-    # observed y² = (x + N)(x + d)/x = c2, x = θ²/v
-    b = c2 - N - d
-    return math.sqrt(v * (b + math.sqrt(b * b - 4 * N * d)) / 2 / n)     # θ = s √n for an orthonormal W_V
 
 # %% ../nbs/40_frontier.ipynb #7c5d12c3
 def frontier_configs(scale:str=None) -> dict:
@@ -443,7 +165,8 @@ def frontier_figure(R:dict):
     return fig
 
 THEORY_1_L = ("THEORY §5 (corrected) never derived a 1/L law: the noise part of the floor scales like "
-              "(L − d − 1)^(−1/2) and the nonlinear misfit does not shrink with L (§3, 'Which limits belong to the "
+              "(L − d − 1)^(−1/2) and the nonlinear misfit does not shrink with L (§3, 'Which limits belong "
+              "to the "
               "estimator')")
 THEORY_UNDER = ("THEORY §5 (corrected): at L = 2d or β = 16 the per-sequence sandwich, with few residual degrees "
                 "of freedom and a sharp softmax's misfit, lets noise directions through (§3, 'Over-counts')")
@@ -455,10 +178,24 @@ def frontier_cell_claims(records:list, scale:str) -> list:
     "The frontier's claims, judged on the `cell` records split into groups."
     return frontier_claims(frontier_groups(records, scale))
 
-def frontier_claims(R:dict) -> list:
-    "The frontier's claims, each with what was measured, from the records alone."
+def _control_cells(R:dict, d:int) -> tuple:
+    "Control cells inside the edge's regime (linear; softmax, L ≥ 4d, β ≤ 4; the k = 3 softmax grid), and outside."
+    K = pooled(R['controls'], 'kind', 'spectrum', 'value_rank', 'L', 'beta')
+    inside = {c: o for c, o in K.items() if c[0] == 'linear' or (c[3] >= 4 * d and c[4] <= 4)}
+    outside = {c: o for c, o in K.items() if c not in inside}
+    # k = 3, L = 4d
+    inside.update({('grid',) + c: o for c, o in pooled(R['softmax'], 'beta', 's_min').items() if c[0] <= 4})
+    return inside, outside
+
+def _overcount_rate(cells:dict, m:str) -> tuple:
+    "Over-counts x of the n draws of method `m` in `cells`, and their 95% Wilson upper bound."
+    x = sum(sum(v > o['k'] for v in o[m]) for o in cells.values())
+    n = sum(len(o[m]) for o in cells.values())
+    return x, n, wilson_upper(x, n)
+
+def _linear_claims(R:dict, d:int, sig:float, tol:float) -> list:
+    "Linear attention: noiseless readings, each floor against its BBP prediction in L and in n, edge against GD."
     import numpy as np
-    d, sig, tol = 8, .05, 1.5
     C = []
     E = pooled(R['exact'], 's_min', 'L', 'value_rank')
     seen = {m: sorted({x for o in E.values() for x in o[m]}) for m in METHODS}
@@ -474,13 +211,15 @@ def frontier_claims(R:dict) -> list:
             txt.append(f"{m} L={L}: {f:.3g} vs {p:.3g}")
     L0, L1 = min(FL['floor']['edge']), max(FL['floor']['edge'])
     pL = predicted_floor(L0, d, 64, d, sig, 'edge') / predicted_floor(L1, d, 64, d, sig, 'edge')
-    C.append(claim('linear/floor_bbp_L', f'linear, σ = {sig}, n = 64: each estimator\'s 50% floor is within {tol}× of its '
+    C.append(claim('linear/floor_bbp_L', f'linear, σ = {sig}, n = 64: each estimator\'s 50% floor is within '
+                   f'{tol}× of its '
                    'BBP prediction '
                    '(∝ (L−d−1)^(−1/2)) at every L', ok, '; '.join(txt) + f"; ratio L = {L0} → {L1}: "
                    + ', '.join(f"{m} {FL['floor'][m][L0] / FL['floor'][m][L1]:.2f}" for m in METHODS)
                    + f", predicted (edge) {pL:.2f}, 1/L gives {L1 / L0:.2f}"))
     g = Fn['floor']['gd']
-    C.append(claim('linear/gd_floor_n', f'linear, GD cut: more sequences do not move the floor (n = {min(g)}…{max(g)} '
+    C.append(claim('linear/gd_floor_n', 'linear, GD cut: more sequences do not move the floor '
+                   f'(n = {min(g)}…{max(g)} '
                    f'within {tol}× of each other)', max(g.values()) <= tol * min(g.values()),
                    f"floors {({n: round(v, 4) for n, v in g.items()})}"))
     e = Fn['floor']['edge']
@@ -496,13 +235,20 @@ def frontier_claims(R:dict) -> list:
     se = lambda b, n: math.sqrt(max(b * (1 - b), 1 / n) / n)
     nd = len(next(iter(pooled(R['linear_L'], 'L', 's_min').values()))['edge'])
     pairs = [(a, b) for L in FL['frac']['edge'] for a, b in zip(FL['frac']['edge'][L], FL['frac']['gd'][L])]
-    C.append(claim('linear/edge_ge_gd', 'linear, n = 64: the edge estimator reads k in at least as many draws as the GD cut in '
+    C.append(claim('linear/edge_ge_gd', 'linear, n = 64: the edge estimator reads k in at least as many draws '
+                   'as the GD cut in '
                    'every cell (up to 2 s.e.)', all(a >= b - 2 * se(b, nd) for a, b in pairs),
                    f"mean share reading k: edge {np.mean(list(FL['frac']['edge'].values())):.2f}, "
                    f"gd {np.mean(list(FL['frac']['gd'].values())):.2f}", expect={'paper': False}, why=EDGE_GD))
+    return C
+
+def _softmax_claims(R:dict, d:int, sig:float, tol:float) -> list:
+    "Softmax attention on the k = 3 grid: the easy region, and β's effect."
+    C = []
     S = pooled(R['softmax'], 'beta', 's_min')
     reg = {c: o for c, o in S.items() if 1 <= c[0] <= 2 and c[1] >= .3}
-    C.append(claim('softmax/easy_region', 'softmax, β ∈ [1, 2], s_min ≥ 0.3, L = 4d: the edge estimator reads k in every draw '
+    C.append(claim('softmax/easy_region', 'softmax, β ∈ [1, 2], s_min ≥ 0.3, L = 4d: the edge estimator reads k '
+                   'in every draw '
                    '(≥ 3 teachers)', all(set(o['edge']) == {3} and len(o['teachers']) >= 3 for o in reg.values()),
                    '; '.join(f"β={c[0]} s={c[1]}: edge {sum(x == 3 for x in o['edge'])}/{len(o['edge'])}, "
                              f"gd {sum(x == 3 for x in o['gd'])}/{len(o['gd'])}" for c, o in reg.items())))
@@ -514,22 +260,20 @@ def frontier_claims(R:dict) -> list:
         n1, n2 = len(B[lo][m]), len(B[hi][m])
         p = (x1 + x2) / (n1 + n2)
         z[m] = (x1 / n1 - x2 / n2) / math.sqrt(max(p * (1 - p), 1e-12) * (1 / n1 + 1 / n2)), f"{x1}/{n1} → {x2}/{n2}"
-    C.append(claim('softmax/beta_loses', f'softmax, s_min = 0.1: fewer draws read k at β = {hi[0]:g} than at β = {lo[0]:g}, '
+    C.append(claim('softmax/beta_loses', f'softmax, s_min = 0.1: fewer draws read k at β = {hi[0]:g} than at '
+                   f'β = {lo[0]:g}, '
                    'both estimators '
                    '(one-sided two-proportion z > 2.33)', all(v[0] > 2.33 for v in z.values()),
                    '; '.join(f"{m}: {v[1]}, z = {v[0]:.1f}" for m, v in z.items())))
-    K = pooled(R['controls'], 'kind', 'spectrum', 'value_rank', 'L', 'beta')
-    inside = {c: o for c, o in K.items() if c[0] == 'linear' or (c[3] >= 4 * d and c[4] <= 4)}
-    outside = {c: o for c, o in K.items() if c not in inside}
-    # k = 3, L = 4d
-    inside.update({('grid',) + c: o for c, o in pooled(R['softmax'], 'beta', 's_min').items() if c[0] <= 4})
-    def rate(cells, m):
-        x = sum(sum(v > o['k'] for v in o[m]) for o in cells.values())
-        n = sum(len(o[m]) for o in cells.values())
-        return x, n, wilson_upper(x, n)
+    return C
+
+def _control_claims(R:dict, d:int, sig:float, tol:float) -> list:
+    "Controls: over-counts inside and outside the edge's regime, a rank-1 value map, the softmax floor's L-dependence."
+    C = []
+    inside, outside = _control_cells(R, d)
     parts = {'linear': {c: o for c, o in inside.items() if c[0] == 'linear'},
              'softmax': {c: o for c, o in inside.items() if c[0] != 'linear'}}
-    ri = {(p, m): rate(cells, m) for p, cells in parts.items() for m in METHODS}
+    ri = {(p, m): _overcount_rate(cells, m) for p, cells in parts.items() for m in METHODS}
     C.append(claim('controls/overcount', 'controls (k = 1, 2; rank W_V 8, 1), and for softmax the k = 3 grid too: the '
                    'edge estimator over-counts in ≤ 5% of draws for linear attention, and for softmax with '
                    'L ≥ 4d, β ≤ 4 (each a 95% upper bound)',
@@ -554,7 +298,7 @@ def frontier_claims(R:dict) -> list:
                    f"floors {({m: {L: round(f, 3) for L, f in FS[m].items()} for m in METHODS})}; ratios "
                    f"{({m: round(r, 2) for m, r in ratio.items()})}, (L−d−1)^(−1/2) gives "
                    f"{math.sqrt((Ls[-1] - d - 1) / (Ls[0] - d - 1)):.2f}", expect=False, why=THEORY_1_L))
-    ro = {m: rate(outside, m) for m in METHODS}
+    ro = {m: _overcount_rate(outside, m) for m in METHODS}
     worst = max(outside.items(), key=lambda co: _over(co[1]['edge'], co[1]['k']))
     C.append(claim('softmax/always_under', 'THEORY §5: the softmax error is always an under-count '
                    '(controls with L = 2d or β = 16 too)',
@@ -566,16 +310,21 @@ def frontier_claims(R:dict) -> list:
                    expect=False, why=THEORY_UNDER))
     return C
 
+def frontier_claims(R:dict) -> list:
+    "The frontier's claims, each with what was measured, from the records alone."
+    d, sig, tol = 8, .05, 1.5
+    return [c for make in (_linear_claims, _softmax_claims, _control_claims) for c in make(R, d, sig, tol)]
+
 # %% ../nbs/40_frontier.ipynb #06b120a6
 #| export
 
 # %% ../nbs/40_frontier.ipynb #c7d1779f
 def inverted_field_rank(X, Y, W_V, rtol:float=1e-6) -> list:
-    "Per-sequence rank of the energy field log P (I − 11ᵀ/L), P solved from Y W_V⁻¹ = P X (L ≤ d); None if P ≤ 0."
+    "Per-sequence rank of the energy field log P (I − 11ᵀ/L), P from Y W_V⁻¹ = P X (L ≤ d); None if P ≤ 0."
     X, Y, _ = _check_xy(X, Y)
     n, L, d = X.shape
     if L > d: raise ValueError(f"exact inversion needs L ≤ d (P X = Y W_V⁻¹ must determine P), got L = {L} > {d}")
-    W_V = _real(W_V, 'W_V')[0]
+    W_V = _real_tensor(W_V, 'W_V')[0]
     if W_V.shape != (d, d) or numerical_rank(W_V) < d:
         raise ValueError(f"exact inversion needs an invertible square W_V ({d} × {d}), got {tuple(W_V.shape)}")
     P = Y @ torch.linalg.inv(W_V) @ X.transpose(1, 2) @ torch.linalg.inv(X @ X.transpose(1, 2))   # (n, L, L)

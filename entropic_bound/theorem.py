@@ -87,7 +87,8 @@ class Theorem:
         return f"{self.name}/{sweep}"
     def configs(self, sweep:str, scale:str, device='cpu') -> list:
         "The configs of a sweep at a scale, for `device` (passed to the configs function as its name, e.g. 'cpu')."
-        return call_with(self.sweeps[sweep].configs, scale=scale, device=str(device))   # configs hold 'cpu', not a device
+        # configs hold the device's name ('cpu'), not a torch.device
+        return call_with(self.sweeps[sweep].configs, scale=scale, device=str(device))
     def records(self, cache:ResultsCache, *sweeps:str):
         "The records of the named sweeps (one name: its list; several: a tuple), computed or read through `cache`."
         out = []
