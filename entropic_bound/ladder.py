@@ -4,7 +4,7 @@
 
 # %% ../nbs/20_ladder.ipynb #fd321d8a
 from __future__ import annotations
-import math
+import functools, math
 import torch
 from .spectra import (numerical_rank, energy_rank, gavish_donoho_rank, entropy_rank, stable_rank,
                                     energy_field, singular_values)
@@ -272,17 +272,21 @@ def capacity_experiment(cfg:dict) -> dict:
             seed=cfg['teacher_seeds'][0], device=dev)
     rel = evaluate(m, T)['relative'].reshape(len(tasks), len(sizes), S)   # (teachers, sizes, init seeds)
     out = dict(sizes=sizes, relative=rel, planted=T.intrinsic_rank)
-    if 'softmax' in cfg['kind']: out['uniform'] = [uniform_share(t) for t in tasks]
     return dict(out, capacity=capacities(out, cfg))
+
+@functools.lru_cache(maxsize=None)
+def _uniform_of(kind:str, L:int, d:int, k:int, gamma, beta, seed:int) -> float:
+    "`uniform_share` of one rung teacher, from its config alone (deterministic, < 1 s; cached per process)."
+    return uniform_share(rung_task(kind, L, d, k, gamma, beta, seed))
 
 def normalised_excess(m:dict, # capacity metrics
                       cfg:dict) -> np.ndarray: # (teachers, sizes, seeds)
     "Relative excess against the zero predictor (linear rungs) or the uniform-attention one (softmax rungs)."
     rel = np.asarray(m['relative'], float)
     if 'softmax' not in cfg['kind']: return rel
-    u = m.get('uniform') or [uniform_share(rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], cfg['gamma'],
-                                                    cfg['beta'], s)) for s in cfg['teacher_seeds']]
-    return rel / np.asarray(u)[:, None, None]        # records computed before `uniform` was stored: from the teacher
+    u = [_uniform_of(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], cfg['gamma'], cfg['beta'], s)
+         for s in cfg['teacher_seeds']]          # at judge time, from the teacher: the records store `relative` only
+    return rel / np.asarray(u)[:, None, None]
 
 def capacities(m:dict, cfg:dict) -> list:
     "Per teacher, the smallest size whose best init seed reaches TOL (capacity is an infimum over the class)."
@@ -295,10 +299,11 @@ LADDER_SIZES = dict(
                Ls=[8, 16, 32, 64, 128], n_length=2 ** 15, ns=[512, 2048], n_test=4096),
     paper=dict(L=32, d=16, k=3, teachers=5, n=32768, sizes=[1, 2, 3, 4, 6], seeds=3, steps=3000,
                steps_static=1000, batch=256, gammas=[0, .01, .02, .05, .1, .15, .25, .5, .75, 1],
-               gammas_train=[0, .01, .02, .05, .1, .15, .25, .5, .75, 1], Ls=[8, 16, 32, 64, 128, 256],
+               gammas_train=[0, .05, .25, 1], Ls=[8, 16, 32, 64, 128, 256],
                n_length=2 ** 18, ns=[2048, 4096, 16384, 65536], n_test=32768))
-# The trained γ grid is the static one at the paper scale (issue 28; the trim of issue 17 to four γ's is undone, so the
-# capacity is tested on every γ the static analysis reads, the peak of u(γ) included). The quick scale trains three.
+# Paper-scale trim (issue 17): the trained γ grid is the quick one plus γ = 0.05 (18 trained ensembles instead of 42, whose
+# records take ≈ 2 h here); the static analysis keeps all 10 γ's. Nothing is trained between 0.25 and 1, where the
+# static share peaks (§3): the peak is asserted on the static share, not on trained capacities.
 NOISY = [('static-linear', None, 1), ('static-softmax', None, 1), ('linear', 0, 1), ('softmax', 0, 1),
          ('softmax', 0, 4)]                          # static rungs also read from noisy data (σ² = 10% of the output)
 NOISE_SHARE = .1

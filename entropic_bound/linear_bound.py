@@ -20,14 +20,14 @@ from typing import NamedTuple
 THEOREM = Theorem('linear_bound', 'Theorem 1: the linear bound')
 
 # %% auto #0
-__all__ = ['THEOREM', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS', 'eckart_young_excess', 'static_teachers', 'population_steps',
-           'surplus_floor', 'population_configs', 'population_experiment', 'SpectrumRecords', 'by_spectrum',
-           'population_figure', 'population_claims', 'token_columns', 'least_squares_operator', 'whitened_operator',
-           'reduced_rank_fit', 'finite_sample_excess', 'top_noise_energy', 'noise_share', 'noiseless_shift',
-           'noiseless_tolerance', 'finite_configs', 'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure',
-           'finite_claims', 'trained_vs_closed_form', 'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims',
-           'half_limit_steps', 'growth_rate', 'predicted_learning_times', 'gd_configs', 'gd_experiment',
-           'best_scale_pass', 'gd_window', 'gd_figure', 'gd_claims', 'underdetermined_steps', 'underdetermined_configs',
+__all__ = ['THEOREM', 'UNDER_BUDGET', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS', 'eckart_young_excess', 'static_teachers',
+           'population_steps', 'surplus_floor', 'population_configs', 'population_experiment', 'SpectrumRecords',
+           'by_spectrum', 'population_figure', 'population_claims', 'token_columns', 'least_squares_operator',
+           'whitened_operator', 'reduced_rank_fit', 'finite_sample_excess', 'top_noise_energy', 'noise_share',
+           'noiseless_shift', 'noiseless_tolerance', 'finite_configs', 'finite_experiment', 'NoiseLevel', 'by_noise',
+           'finite_figure', 'finite_claims', 'trained_vs_closed_form', 'trained_vs_closed_form_configs',
+           'trained_vs_closed_form_claims', 'half_limit_steps', 'growth_rate', 'predicted_learning_times', 'gd_configs',
+           'gd_experiment', 'best_scale_pass', 'gd_window', 'gd_figure', 'gd_claims', 'underdetermined_configs',
            'underdetermined_experiment', 'Members', 'by_member', 'underdetermined_claims', 'recovery_sample_size',
            'data_only_configs', 'data_only_experiment', 'LengthRecords', 'by_length', 'data_only_table',
            'data_only_figure', 'n50_line', 'n50_claims', 'data_only_claims', 'teacher_invariance_claims']
@@ -562,42 +562,25 @@ def gd_claims(records:list) -> list:
               f"most favourable to Adam puts {[f'{ok}/{n}' for _, ok, n, _ in adam]} directions within tolerance")]
 
 # %% ../nbs/10_linear_bound.ipynb #89e4098c
-def underdetermined_steps(s_min:float, # weakest planted singular value
-                          lam_min:float, # smallest eigenvalue of X_cᵀX_c (nd × nd) of the training set
-                          lr:float, L:int, N:int, # N = nd token columns
-                          loss0:float, # initial training loss
-                          tol:float=1e-6, cap:float=3.) -> tuple:
-    "(t_small, cap): small-init GD reaches `tol` by log(loss₀/tol)/(4η s_min λ_min/(L N)); large init: cap × that."
-    t = math.log(loss0 / tol) / (4 * lr * s_min * lam_min / (L * N))
-    return math.ceil(t), math.ceil(cap * t)
-
 def underdetermined_configs(scale:str=None, device='cpu') -> list:
-    "n·d < L, noiseless: one record per teacher, an ensemble over (small, large) initialisation, stopped at tol."
-    U_ = scaled(quick=dict(L=32, d=1, n=20, teachers=3), paper=dict(L=128, n=80, teachers=5), scale=scale)
-    return [dict(L=U_['L'], d=U_['d'], n=U_['n'], spectrum=[4., 3., 2., 1.], sigma=0., teacher_seeds=[t], seed=0,
-                 inits=[1e-3, 1 / math.sqrt(U_['L'])], tol=1e-6, cap=3., lr=.5, device=str(device))
-            for t in range(U_['teachers'])]
-
-def _interpolate(cfg:dict, T:Teachers) -> tuple:
-    "GD from each initialisation, stopped at training loss ≤ tol: (model, V₀, FitResult, t_small, cap)."
-    a = torch.tensor(cfg['inits'])
-    m = StaticMixer(T.L, [T.L] * T.size, seeds=[cfg['seed']] * T.size, init_scale=1.)
-    with torch.no_grad(): m.U *= a[:, None, None]; m.V *= a[:, None, None]
-    X, Y = T.sample(cfg['n'], seed=cfg['seed'], dtype=torch.float64)                 # the training set fit draws
-    Xc = token_columns(X)
-    lam = torch.linalg.eigvalsh(Xc.T @ Xc)[0].item()
-    t_small, cap = underdetermined_steps(min(cfg['spectrum']), lam, cfg['lr'], T.L, Xc.shape[1],
-                                         (Y ** 2).mean().item(), cfg['tol'], cfg['cap'])
-    V0 = m.V.detach().double().clone()
-    r = fit(m, T, steps=cap, lr=cfg['lr'], n_train=cfg['n'], seed=cfg['seed'], tol=cfg['tol'],
-            device=cfg['device'], dtype=torch.float64)
-    return m, V0, r, t_small, cap
+    "n·d < L, noiseless: one ensemble over teachers × (small, large) initialisation."
+    U_ = scaled(quick=dict(L=32, d=1, n=20, steps=3000, teachers=3),
+                paper=dict(L=128, n=80, steps=12000, teachers=5), scale=scale)
+    return [dict(L=U_['L'], d=U_['d'], n=U_['n'], spectrum=[4., 3., 2., 1.], sigma=0.,
+                 teacher_seeds=list(range(U_['teachers'])), seed=0, inits=[1e-3, 1 / math.sqrt(U_['L'])],
+                 steps=U_['steps'], lr=.5, device=str(device))]
 
 @THEOREM.sweep('underdetermined', underdetermined_configs)
 def underdetermined_experiment(cfg:dict) -> dict:
-    "GD from small and large initialisation, one teacher: final spectrum, frozen part, residual, excess, stopping."
-    T = static_teachers(cfg, members=[0] * len(cfg['inits']))                           # member = initialisation
-    m, V0, r, t_small, cap = _interpolate(cfg, T)
+    "GD from small and large initialisation, every teacher: final spectrum, frozen part, residual, excess."
+    inits, nt = cfg['inits'], len(cfg['teacher_seeds'])
+    T = static_teachers(cfg, members=[t for t in range(nt) for a in inits])           # member = (teacher, init)
+    scale_ = torch.tensor([a for t in range(nt) for a in inits])
+    m = StaticMixer(T.L, [T.L] * T.size, seeds=[cfg['seed']] * T.size, init_scale=1.)
+    with torch.no_grad(): m.U *= scale_[:, None, None]; m.V *= scale_[:, None, None]
+    V0 = m.V.detach().double().clone()
+    r = fit(m, T, steps=cfg['steps'], lr=cfg['lr'], n_train=cfg['n'], seed=cfg['seed'], device=cfg['device'],
+            dtype=torch.float64)
     X, _ = T.sample(cfg['n'], seed=cfg['seed'], dtype=torch.float64)
     Q = torch.linalg.qr(token_columns(X)).Q  # basis of the data span (L, nd)
     Pp = torch.eye(T.L, dtype=torch.float64) - Q @ Q.T                                   # I − P_X
@@ -605,71 +588,68 @@ def underdetermined_experiment(cfg:dict) -> dict:
     Ms = torch.stack([T.teacher(e).mixing for e in range(T.size)])                       # (E, L, L)
     D = (M - Ms) @ (Q @ Q.T)                                                             # training residual Δ
     nrm2 = lambda A: torch.linalg.matrix_norm(A, 2)
-    ev = evaluate(m, T)
-    return dict(inits=cfg['inits'], train_loss=r.loss, stopped=r.stopped, t_small=t_small, cap=cap,
-                svs=singular_values(M), residual=nrm2(D), residual_F=torch.linalg.matrix_norm(D),
+    off = nrm2(U) * nrm2(V0.mT @ Pp)  # bound on ‖M (I − P_X)‖₂
+    return dict(inits=[a for t in range(nt) for a in inits], train_loss=r.loss, svs=singular_values(M),
                 frozen_drift=torch.linalg.matrix_norm((V - V0).mT @ Pp) / torch.linalg.matrix_norm(V0.mT @ Pp),
-                off_bound=nrm2(U) * nrm2(V0.mT @ Pp),                                   # bound on ‖M (I − P_X)‖₂
+                residual=nrm2(D), residual_F=torch.linalg.matrix_norm(D), off_bound=off,
                 off_F=torch.linalg.matrix_norm(M @ Pp), minnorm_F=torch.linalg.matrix_norm(Ms @ Pp),
                 frozen_F=torch.linalg.matrix_norm(V0.mT @ Pp),  # ‖V₀ᵀ(I − P_X)‖_F, known before training
-                excess=ev['excess'], relative=ev['relative'], r_star=T.intrinsic_rank,
+                excess=evaluate(m, T)['excess'], relative=evaluate(m, T)['relative'], r_star=T.intrinsic_rank,
                 predicted_rank=[T.intrinsic_rank + (T.L - cfg['n'] * T.d if a > cfg['inits'][0] else 0)
-                                for a in cfg['inits']])
+                                for t in range(nt) for a in inits])
 
 # %% ../nbs/10_linear_bound.ipynb #6d5c9c4b
-class Members(NamedTuple):
-    "Per (teacher, initialisation) member of the under-determined records, teachers in seed order."
-    small:np.ndarray; stopped:np.ndarray; t_small:np.ndarray; cap:np.ndarray; loss:np.ndarray; svs:np.ndarray
-    count:np.ndarray; predicted:np.ndarray; drift:np.ndarray; off_F:np.ndarray; balanced:np.ndarray
-    minnorm_dev:np.ndarray; relative:np.ndarray; r_star:int; L:int; nd:int
+UNDER_BUDGET = ("large-init GD's training loss falls as a power of t (conserved imbalance UᵀU − VᵀV, §3b 'How long'): "
+                "2.0–2.3e-6 after the fixed 12,000 steps, 1e-6 after 14,500–16,500; the derived stopping rule is not yet "
+                "recomputed at the paper scale (§3b, § At the paper scale)")
 
-def by_member(records:list) -> Members:
-    "The under-determined records as one row per member, with the rank counts above 2× the perturbation bound."
-    rr = sorted(records, key=lambda r: r['config']['teacher_seeds'][0])
-    cat = lambda k: np.concatenate([np.atleast_1d(np.array(r['metrics'][k], float)) for r in rr])
-    rep = lambda k: np.concatenate([[r['metrics'][k]] * len(r['metrics']['inits']) for r in rr]).astype(float)
-    inits, sv, res, off = cat('inits'), np.concatenate([np.array(r['metrics']['svs']) for r in rr]), cat('residual'), \
-        cat('off_bound')
-    small = inits == inits.min()
-    thr = 2 * (res + np.where(small, off, 0.))
-    c = rr[0]['config']
-    lhs = np.sqrt(np.maximum(c['L'] * cat('excess') - cat('residual_F') ** 2, 0))
+class Members(NamedTuple):
+    "Per (teacher, initialisation) member of an under-determined record."
+    small:np.ndarray; loss:np.ndarray; svs:np.ndarray; count:np.ndarray; predicted:np.ndarray; drift:np.ndarray
+    off_F:np.ndarray; balanced:np.ndarray; minnorm_dev:np.ndarray; relative:np.ndarray; r_star:int; L:int; nd:int
+
+def by_member(rec:dict) -> Members:
+    "One under-determined record as one row per member, with the rank counts above 2× the perturbation bound."
+    m, c = rec['metrics'], rec['config']
+    a = lambda k: np.array(m[k], float)
+    small, sv = a('inits') == min(m['inits']), a('svs')
+    thr = 2 * (a('residual') + np.where(small, a('off_bound'), 0.))
+    lhs = np.sqrt(np.maximum(c['L'] * a('excess') - a('residual_F') ** 2, 0))
     # ‖M(I − P_X)‖_F ≤ ‖U‖₂ ‖V₀ᵀ(I − P_X)‖_F, and ‖U‖₂² = ‖M‖₂ for balanced factors (small init stays balanced)
-    return Members(small, cat('stopped'), rep('t_small'), rep('cap'), cat('train_loss'), sv, (sv > thr[:, None]).sum(1),
-                   cat('predicted_rank'), cat('frozen_drift'), cat('off_F'), np.sqrt(sv[:, 0]) * cat('frozen_F'),
-                   np.abs(lhs - cat('minnorm_F')), cat('relative'), rr[0]['metrics']['r_star'], c['L'], c['n'] * c['d'])
+    return Members(small, a('train_loss'), sv, (sv > thr[:, None]).sum(1), a('predicted_rank').astype(int),
+                   a('frozen_drift'), a('off_F'), np.sqrt(sv[:, 0]) * a('frozen_F'), np.abs(lhs - a('minnorm_F')),
+                   a('relative'), m['r_star'], c['L'], c['n'] * c['d'])
 
 @THEOREM.claims('underdetermined')
 def underdetermined_claims(records:list) -> list:
-    "Interpolation (small init at the derived rate), the exact ranks r* and r* + (L − nd), the minimum-norm excess."
-    g = by_member(records)
-    s, l = g.small, ~g.small
-    k_large = f"{g.r_star} + ({g.L} − {g.nd}) = {int(g.predicted[l][0])}"
-    return [
-        claim('interpolates', 'under-determined: GD from small and large initialisation both interpolate (training '
-              'loss ≤ 1e-6 before the cap 3 t_small), and small init by t_small = log(loss₀/tol) L nd/(4η s_min λ_min)',
-              (g.loss <= 1e-6).all() and (g.stopped < g.cap).all() and (g.stopped[s] <= g.t_small[s]).all(),
-              f"steps to 1e-6, small: {g.stopped[s].astype(int).tolist()} (t_small {g.t_small[s].astype(int).tolist()})"
-              f"; large: {g.stopped[l].astype(int).tolist()} (cap {g.cap[l].astype(int).tolist()})"),
-        claim('frozen', 'Vᵀ(I − P_X) never moves under GD (relative drift ≤ 1e-10)', g.drift.max() <= 1e-10,
-              f"largest relative drift: {g.drift.max():.1e}", kind='check'),
-        claim('small_rank', f"small initialisation ends at rank r* = {g.r_star} exactly, every teacher",
-              (g.count[s] == g.predicted[s]).all(), f'counts above 2× the perturbation bound: {g.count[s].tolist()}'),
-        claim('large_rank', f"large initialisation ends at rank r* + (L − nd) = {k_large} exactly, every teacher",
-              (g.count[l] == g.predicted[l]).all(), f'counts: {g.count[l].tolist()}; numerical rank (rtol 1e-2): '
-              f'{[numerical_rank(torch.tensor(x).diag(), rtol=1e-2) for x in g.svs[l]]}'),
-        claim('minimum_norm', 'small init: the part outside the data span is O(α), ‖M(I − P_X)‖_F ≤ √‖M‖₂ '
-              '‖V₀ᵀ(I − P_X)‖_F, so it generalises as the minimum-norm interpolant M*P_X, every teacher',
-              (g.off_F[s] <= g.balanced[s]).all(),
-              f"‖M(I − P_X)‖_F per teacher: {[f'{x:.1e}' for x in g.off_F[s]]} ≤ bound "
-              f"{[f'{x:.1e}' for x in g.balanced[s]]}"),
-        claim('minimum_norm/bookkeeping', 'small init: |√(Lℰ − ‖Δ‖²) − ‖M*(I − P_X)‖_F| ≤ ‖M(I − P_X)‖_F (the '
-              'triangle inequality)', (g.minnorm_dev[s] <= g.off_F[s] + 1e-12).all(),
-              f"{[f'{x:.1e}' for x in g.minnorm_dev[s]]}", kind='check'),
-        claim('small_generalises', 'large initialisation generalises worse than small, every teacher',
-              (g.relative[s] < g.relative[l]).all(),
-              f'relative excess small / large per teacher: '
-              f'{[(round(float(x), 3), round(float(y), 3)) for x, y in zip(g.relative[s], g.relative[l])]}')]
+    "Interpolation, the frozen complement, the exact ranks r* and r* + (L − nd), the minimum-norm excess of small init."
+    out = []
+    for rec in records:
+        g = by_member(rec)
+        s, l = g.small, ~g.small
+        k_large = f"{g.r_star} + ({g.L} − {g.nd}) = {int(g.predicted[l][0])}"
+        out += [
+            claim('interpolates', 'under-determined: GD from small and large initialisation both interpolate '
+                  '(training loss ≤ 1e-6)', g.loss.max() < 1e-6, f"largest training loss: {g.loss.max():.1e}",
+                  expect={'paper': False}, why=UNDER_BUDGET),
+            claim('frozen', 'Vᵀ(I − P_X) never moves under GD (relative drift ≤ 1e-10)', g.drift.max() <= 1e-10,
+                  f"largest relative drift: {g.drift.max():.1e}", kind='check'),
+            claim('small_rank', f"small initialisation ends at rank r* = {g.r_star} exactly, every teacher",
+                  (g.count[s] == g.predicted[s]).all(), f'counts above 2× the perturbation bound: {g.count[s].tolist()}'),
+            claim('large_rank', f"large initialisation ends at rank r* + (L − nd) = {k_large} exactly, every teacher",
+                  (g.count[l] == g.predicted[l]).all(), f'counts: {g.count[l].tolist()}; numerical rank (rtol 1e-2): '
+                  f'{[numerical_rank(torch.tensor(x).diag(), rtol=1e-2) for x in g.svs[l]]}'),
+            claim('minimum_norm', 'small init: the part outside the data span is O(α), ‖M(I − P_X)‖_F ≤ √‖M‖₂ '
+                  '‖V₀ᵀ(I − P_X)‖_F, so it generalises as the minimum-norm interpolant M*P_X, every teacher',
+                  (g.off_F[s] <= g.balanced[s]).all(), f"‖M(I − P_X)‖_F per teacher: "
+                  f"{[f'{x:.1e}' for x in g.off_F[s]]} ≤ bound {[f'{x:.1e}' for x in g.balanced[s]]}"),
+            claim('minimum_norm/bookkeeping', 'small init: |√(Lℰ − ‖Δ‖²) − ‖M*(I − P_X)‖_F| ≤ ‖M(I − P_X)‖_F (the '
+                  'triangle inequality)', (g.minnorm_dev[s] <= g.off_F[s] + 1e-12).all(),
+                  f"{[f'{x:.1e}' for x in g.minnorm_dev[s]]}", kind='check'),
+            claim('small_generalises', 'large initialisation generalises worse than small, every teacher',
+                  (g.relative[s] < g.relative[l]).all(), f'relative excess small / large per teacher: '
+                  f'{[(round(float(x), 3), round(float(y), 3)) for x, y in zip(g.relative[s], g.relative[l])]}')]
+    return out
 
 # %% ../nbs/10_linear_bound.ipynb #c47d3cfb
 def recovery_sample_size(L:int, d:int, sigma:float, s_min:float) -> float:
