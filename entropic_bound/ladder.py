@@ -27,7 +27,7 @@ __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'T
            'normalised_excess', 'capacities', 'ladder_sizes', 'static_configs', 'capacity_configs', 'length_configs',
            'bias_configs', 'by_point', 'capacity_points', 'static_reading', 'per_teacher', 'spread', 'best_seed_excess',
            'ladder_table', 'family_table', 'rung_points', 'declared', 'rung_claims', 'noisy_static_claims',
-           'raw_softmax_claims', 'inverse_domain_claims', 'tolerance_claims', 'structure_bound', 'structure_claims',
+           'inverse_domain_claims', 'tolerance_claims', 'raw_softmax_claims', 'structure_bound', 'structure_claims',
            'misreads', 'gamma_curves', 'first_misread', 'unimodal_peak', 'share_slope', 'gamma_share_claims',
            'gamma_peak_claims', 'gamma_misread_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure',
            'exchangeable_map', 'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of',
@@ -515,32 +515,6 @@ def noisy_static_claims(static:list, scale:str) -> list:
                       **(dict(expect=False, why=NOISY_INV) if beta == 4 else {}))]
     return out
 
-# %% ../nbs/20_ladder.ipynb #40be4cb2
-RAW = ('numerical 1e-3', 'numerical 1e-2', 'Gavish–Donoho')   # thresholded counts of a raw softmax mixer
-
-@THEOREM.claims('static', name='raw_softmax')
-def raw_softmax_claims(static:list, scale:str) -> list:
-    "What each estimator does on the raw softmax mixer of a static rung (R1, R2-softmax at each β)."
-    st, betas = by_point(static), ladder_sizes(scale)['betas']
-    pts = {'R1': ('static-softmax', None, 1), **{f'R2-softmax β={b}': ('softmax', 0, b) for b in betas}}
-    out = []
-    for name, p in pts.items():
-        ms, k, L = st[p], st[p][0]['planted'], len(st[p][0]['mixer_sv'])
-        out += [claim(f'{slug(name)}/full_rank', f'{name}: the raw softmax mixer has full rank L = {L} at round-off',
-                      all(m['raw_roundoff'] == L for m in ms),
-                      'round-off rank ' + per_teacher(ms, lambda m: m['raw_roundoff']),
-                      **declared(f'{slug(name)}/full_rank')),
-                claim(f'{slug(name)}/above_k', f'{name}: numerical rank (rtol 1e-3, 1e-2) and Gavish–Donoho of the raw '
-                      'mixer read ≥ k + 1', all(m['raw'][e] >= k + 1 for m in ms for e in RAW),
-                      '1e-3/1e-2/GD ' + per_teacher(ms, lambda m: '/'.join(str(m['raw'][e]) for e in RAW)))]
-    r2 = [st[('softmax', 0, b)] for b in betas]
-    for e in ('energy 0.9', 'energy 0.99'):
-        vals = [[ms[t]['raw'][e] for ms in r2] for t in range(len(r2[0]))]
-        out.append(claim(f'R2-softmax/{slug(e)}/changes_with_beta', f"R2-softmax: the raw {e} reading changes "
-                         "with β for every teacher (the logits' rank does not)", all(len(set(v)) > 1 for v in vals),
-                         f'by teacher, β = {list(betas)}: {vals}'))
-    return out
-
 # %% ../nbs/20_ladder.ipynb #2fc125cf
 @THEOREM.claims('static', name='domain')
 def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
@@ -576,6 +550,32 @@ def tolerance_claims(capacity:list, scale:str) -> list:
                   'L-free once softmax is read against uniform attention)', min(lo.values()) >= 10 * TOL,
                   f'smallest at k − 1: {min(lo.values()):.1e} {worst(lo, lambda x: -x)}; largest at k (shown): '
                   f'{max(hi.values()):.1e} {worst(hi, lambda x: x)}', kind='check')]
+
+# %% ../nbs/20_ladder.ipynb #40be4cb2
+RAW = ('numerical 1e-3', 'numerical 1e-2', 'Gavish–Donoho')   # thresholded counts of a raw softmax mixer
+
+@THEOREM.claims('static', name='raw_softmax')
+def raw_softmax_claims(static:list, scale:str) -> list:
+    "What each estimator does on the raw softmax mixer of a static rung (R1, R2-softmax at each β)."
+    st, betas = by_point(static), ladder_sizes(scale)['betas']
+    pts = {'R1': ('static-softmax', None, 1), **{f'R2-softmax β={b}': ('softmax', 0, b) for b in betas}}
+    out = []
+    for name, p in pts.items():
+        ms, k, L = st[p], st[p][0]['planted'], len(st[p][0]['mixer_sv'])
+        out += [claim(f'{slug(name)}/full_rank', f'{name}: the raw softmax mixer has full rank L = {L} at round-off',
+                      all(m['raw_roundoff'] == L for m in ms),
+                      'round-off rank ' + per_teacher(ms, lambda m: m['raw_roundoff']),
+                      **declared(f'{slug(name)}/full_rank')),
+                claim(f'{slug(name)}/above_k', f'{name}: numerical rank (rtol 1e-3, 1e-2) and Gavish–Donoho of the raw '
+                      'mixer read ≥ k + 1', all(m['raw'][e] >= k + 1 for m in ms for e in RAW),
+                      '1e-3/1e-2/GD ' + per_teacher(ms, lambda m: '/'.join(str(m['raw'][e]) for e in RAW)))]
+    r2 = [st[('softmax', 0, b)] for b in betas]
+    for e in ('energy 0.9', 'energy 0.99'):
+        vals = [[ms[t]['raw'][e] for ms in r2] for t in range(len(r2[0]))]
+        out.append(claim(f'R2-softmax/{slug(e)}/changes_with_beta', f"R2-softmax: the raw {e} reading changes "
+                         "with β for every teacher (the logits' rank does not)", all(len(set(v)) > 1 for v in vals),
+                         f'by teacher, β = {list(betas)}: {vals}'))
+    return out
 
 # %% ../nbs/20_ladder.ipynb #e1d8dc7f
 def structure_bound(L:int) -> float:

@@ -5,11 +5,12 @@
 # %% ../nbs/08_stats.ipynb #7a2ecdbe
 from __future__ import annotations
 import math
+from statistics import NormalDist
 from typing import NamedTuple
 import numpy as np
 
 # %% auto #0
-__all__ = ['fifty_point', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se']
+__all__ = ['fifty_point', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -89,3 +90,11 @@ def binomial_se(p, # observed proportion(s)
     "Binomial standard error √(p(1 − p)/n), floored at that of one success in n."
     p, n = np.asarray(p, float), np.asarray(n, float)
     return np.sqrt(np.maximum(p * (1 - p), (1 - 1 / n) / n) / n)
+
+# %% ../nbs/08_stats.ipynb #7e30d43f
+def family_z(cells:int, # number of cells the claim asserts at once
+             alpha:float=.0027, # joint two-sided false-alarm rate (that of one 3-s.e. test)
+            ) -> float:
+    "Per-cell |z| bound that keeps the joint false-alarm rate of `cells` tests at `alpha` (Bonferroni, Gaussian)."
+    if int(cells) < 1: raise ValueError(f"cells must be ≥ 1, got {cells!r}")
+    return NormalDist().inv_cdf(1 - alpha / (2 * int(cells)))
