@@ -604,9 +604,9 @@ def underdetermined_experiment(cfg:dict) -> dict:
                                 for t in range(nt) for a in inits])
 
 # %% ../nbs/10_linear_bound.ipynb #6d5c9c4b
-UNDER_BUDGET = ("large-init GD's training loss falls as a power of t (conserved imbalance UᵀU − VᵀV, §3b 'How long'): "
-                "2.0–2.3e-6 after the fixed 12,000 steps, 1e-6 after 14,500–16,500; the derived stopping rule is not yet "
-                "recomputed at the paper scale (§3b, § At the paper scale)")
+UNDER_BUDGET = ("large-init GD's training loss falls as a power of t (conserved imbalance UᵀU − VᵀV, "
+                "§3b 'How long'): 2.0–2.3e-6 after the fixed 12,000 steps, 1e-6 after 14,500–16,500; the derived "
+                "stopping rule is not yet recomputed at the paper scale (§3b, § At the paper scale)")
 
 class Members(NamedTuple):
     "Per (teacher, initialisation) member of an under-determined record."
@@ -640,7 +640,8 @@ def underdetermined_claims(records:list) -> list:
             claim('frozen', 'Vᵀ(I − P_X) never moves under GD (relative drift ≤ 1e-10)', g.drift.max() <= 1e-10,
                   f"largest relative drift: {g.drift.max():.1e}", kind='check'),
             claim('small_rank', f"small initialisation ends at rank r* = {g.r_star} exactly, every teacher",
-                  (g.count[s] == g.predicted[s]).all(), f'counts above 2× the perturbation bound: {g.count[s].tolist()}'),
+                  (g.count[s] == g.predicted[s]).all(),
+                  f'counts above 2× the perturbation bound: {g.count[s].tolist()}'),
             claim('large_rank', f"large initialisation ends at rank r* + (L − nd) = {k_large} exactly, every teacher",
                   (g.count[l] == g.predicted[l]).all(), f'counts: {g.count[l].tolist()}; numerical rank (rtol 1e-2): '
                   f'{[numerical_rank(torch.tensor(x).diag(), rtol=1e-2) for x in g.svs[l]]}'),
@@ -785,7 +786,8 @@ def n50_claims(records:list) -> list:
         claim('correction_form', 'the finite-L correction is of order 1/L: the fit a + b/L is consistent with the '
               'measured 50% points (χ² ≤ dof + 3√(2 dof))', f.chi2 <= f.dof + 3 * math.sqrt(2 * f.dof), fit_),
         claim('correction_size', f'each of the r* − 1 = {rs - 1} stronger directions takes one noise dimension '
-              'from the weakest (BBP push (L − r* + 1)σ_n²/s against a threshold set for L): b ≥ r* − 1 within 2.6 s.e.',
+              'from the weakest (BBP push (L − r* + 1)σ_n²/s against a threshold set for L): b ≥ r* − 1 within '
+              '2.6 s.e.',
               f.b >= rs - 1 - 2.6 * f.se_b, f'b = {f.b:.2f} ± {f.se_b:.2f}; the rest, b − (r* − 1) = '
               f'{f.b - rs + 1:.2f}, is measured, not derived (§4)')]
 
