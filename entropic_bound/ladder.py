@@ -5,7 +5,7 @@
 # %% ../nbs/20_ladder.ipynb #fd321d8a
 from __future__ import annotations
 import functools, math
-import torch
+import numpy as np, torch
 from .spectra import (numerical_rank, energy_rank, gavish_donoho_rank, entropy_rank, stable_rank,
                                     energy_field, singular_values)
 from .tasks import StaticMixingTask, AttentionTask, Teachers
