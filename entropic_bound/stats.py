@@ -5,11 +5,13 @@
 # %% ../nbs/08_stats.ipynb #7a2ecdbe
 from __future__ import annotations
 import math
+from statistics import NormalDist
 from typing import NamedTuple
 import numpy as np
 
 # %% auto #0
-__all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'binomial_se', 'binomial_tail']
+__all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
+           'binomial_tail']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -74,6 +76,28 @@ def weighted_line(x, # abscissae (K,)
     chi2 = float((w * (y - a - b * x) ** 2).sum())
     return Line(float(a), float(b), float(math.sqrt(cov[0, 0])), float(math.sqrt(cov[1, 1])), chi2, len(x) - 2)
 
+# %% ../nbs/08_stats.ipynb #3f4ab7a7
+class Slope(NamedTuple):
+    "A weighted fit y = c x through the origin."
+    c:float; se:float; chi2:float; dof:int
+    @property
+    def z(self) -> float: return self.c / self.se
+
+def weighted_slope(x, # abscissae (K,)
+                   y, # measurements (K,)
+                   se, # their standard errors (K,), > 0
+                  ) -> Slope:
+    "Weighted least-squares slope of y = c x through the origin, its standard error and χ² (K − 1 dof)."
+    x, y, se = (np.asarray(v, float) for v in (x, y, se))
+    if not (x.shape == y.shape == se.shape and x.ndim == 1 and len(x) >= 1):
+        raise ValueError(f"x, y and se must be 1-d of one length ≥ 1, got {x.shape}, {y.shape}, {se.shape}")
+    if not (se > 0).all() or not np.isfinite(np.concatenate([x, y, se])).all() or not (x != 0).any():
+        raise ValueError(f"se must be > 0, every value finite and some x ≠ 0, got x = {x.tolist()}, se = {se.tolist()}")
+    w = se ** -2.
+    S = (w * x * x).sum()
+    c = float((w * x * y).sum() / S)
+    return Slope(c, float(S ** -.5), float((w * (y - c * x) ** 2).sum()), len(x) - 1)
+
 # %% ../nbs/08_stats.ipynb #cdd86534
 def binomial_se(p, # observed proportion(s)
                 n, # trials
@@ -81,6 +105,14 @@ def binomial_se(p, # observed proportion(s)
     "Binomial standard error √(p(1 − p)/n), floored at that of one success in n."
     p, n = np.asarray(p, float), np.asarray(n, float)
     return np.sqrt(np.maximum(p * (1 - p), (1 - 1 / n) / n) / n)
+
+# %% ../nbs/08_stats.ipynb #7e30d43f
+def family_z(cells:int, # number of cells the claim asserts at once
+             alpha:float=.0027, # joint two-sided false-alarm rate (that of one 3-s.e. test)
+            ) -> float:
+    "Per-cell |z| bound that keeps the joint false-alarm rate of `cells` tests at `alpha` (Bonferroni, Gaussian)."
+    if int(cells) < 1: raise ValueError(f"cells must be ≥ 1, got {cells!r}")
+    return NormalDist().inv_cdf(1 - alpha / (2 * int(cells)))
 
 # %% ../nbs/08_stats.ipynb #99992721
 def binomial_tail(x:int, # observed count
