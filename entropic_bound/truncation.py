@@ -319,8 +319,8 @@ def head_sums(x:torch.Tensor, # (B, L, d) the layer's input, in the dtype to com
     kr, vis, s = rot(k), _visible(L, w['causal'], x.device), w['scaling']
     D, C = cast(repl.discard(ranks)), cast(repl.centre)
     bs = max(1, chunk // (len(ranks) * L * L))
-    kl, dout, o1, o2 = (torch.zeros(H, len(ranks), dtype=torch.float64) for _ in range(2)) + \
-                       (torch.zeros(H, w['Wq'].shape[1], dtype=torch.float64), torch.zeros(H, dtype=torch.float64))
+    kl, dout = torch.zeros(H, len(ranks), dtype=torch.float64), torch.zeros(H, len(ranks), dtype=torch.float64)
+    o1, o2 = torch.zeros(H, w['Wv'].shape[1], dtype=torch.float64), torch.zeros(H, dtype=torch.float64)
     for h in range(H):
         for b0 in range(0, B, bs):
             a, c_, O = exact_changes(q[b0:b0 + bs, h], kr[b0:b0 + bs, h], v[b0:b0 + bs, h], rot, vis, s, D[h], C[h])
