@@ -10,7 +10,7 @@ import torch
 from .heads import (attention_modules, rotate, core_energies, visible_field, random_maps)
 from .spectra import _energies, energy_rank_of_spectrum
 from .truncation import (FitStats, HeadFit, Replacement, replacement, layer_weights, layer_tensors,
-                                       project, run_layers, model_shape, _visible, Sums)
+                                       project, run_layers, model_shape, _visible, Sums, fit_heads)
 
 # %% auto #0
 __all__ = ['TAUS', 'second_order', 'second_order_direct', 'field_energies', 'tail_curve', 'predict_heads', 'readings',

@@ -43,9 +43,9 @@ def v_weights(attn, family:str, config) -> dict:
     return dict(Wv=Wv.reshape(Hkv, dh, -1), bv=None if bv is None else bv.reshape(Hkv, dh))
 
 def layer_weights(attn, family:str, config, dtype=torch.float64) -> dict:
-    "`qk_weights` and `v_weights` of one layer, detached, in `dtype`."
+    "`qk_weights` and `v_weights` of one layer, detached copies in `dtype` (never views of the module's parameters)."
     with torch.no_grad(): w = {**qk_weights(attn, family, config), **v_weights(attn, family, config)}
-    return {k: v.detach().to(dtype) if torch.is_tensor(v) else v for k, v in w.items()}
+    return {k: v.detach().to(dtype, copy=True) if torch.is_tensor(v) else v for k, v in w.items()}
 
 def project(W:torch.Tensor, # (H, dh, d)
             x:torch.Tensor, # (B, L, d)
@@ -190,8 +190,8 @@ def set_queries(attn, family:str, Wq:torch.Tensor, bq:torch.Tensor):
         return
     lin = attn.query if family == 'bert' else attn.q_proj
     lin.weight.copy_(Wq.to(lin.weight.dtype))
+    if not bq.any(): lin.bias = None; return                               # a zero bias is no bias (and stays exact)
     if lin.bias is None:
-        if not bq.any(): return
         lin.bias = torch.nn.Parameter(torch.zeros(lin.out_features, dtype=lin.weight.dtype, device=lin.weight.device))
     lin.bias.copy_(bq.to(lin.bias.dtype))
 
