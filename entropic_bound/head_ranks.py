@@ -16,9 +16,10 @@ from .head_predictors import (TAUS, predict_heads, rank_grid, grid_index, calibr
 from .texts import docstring_split, file_split
 
 # %% auto #0
-__all__ = ['ALLOCATIONS', 'TOLERANCES', 'TARGET', 'waterfill', 'uniform_ranks', 'allocation_ranks', 'Evaluator', 'meets',
-           'least_total_rank', 'oracle_share', 'study_texts', 'predictor_table', 'heads_study', 'model_heads_study',
-           'readings_of', 'compression_study', 'draw_needed', 'draw_compression', 'truncation_frame', 'needed_frame',
+__all__ = ['ALLOCATIONS', 'TOLERANCES', 'TARGET', 'FULL_RANK_CHANGE', 'SPECTRAL', 'PREDICTORS', 'BASELINES', 'waterfill',
+           'uniform_ranks', 'allocation_ranks', 'Evaluator', 'meets', 'least_total_rank', 'oracle_share', 'study_texts',
+           'predictor_table', 'heads_study', 'model_heads_study', 'readings_of', 'compression_study', 'score',
+           'predictor_claims', 'rank_claims', 'draw_needed', 'draw_compression', 'truncation_frame', 'needed_frame',
            'load_truncation', 'truncate_command', 'truncation_summary']
 
 # %% ../nbs/55_head_ranks.ipynb #62143ed2
@@ -58,7 +59,8 @@ def allocation_ranks(rule:str, total:int, readings:dict, # `heads_study` curves 
     src = dict(second_order='second_order', weight_svd='raw_tail', key_pca='keys_tail', oracle='measured_kl',
                field='field_tail')
     if rule == 'uniform': r = uniform_ranks(nl * nh, dh, total)
-    elif rule in src: r = waterfill(np.asarray(readings[src[rule]]).reshape(nl * nh, dh + 1), total)
+    elif rule in src:                       # a masked (causal) field has up to L components: ranks 0 … d_head are read
+        r = waterfill(np.asarray(readings[src[rule]])[..., :dh + 1].reshape(nl * nh, dh + 1), total)
     else: raise ValueError(f"rule must be one of {', '.join(ALLOCATIONS)}, got {rule!r}")
     return r.reshape(nl, nh)
 
@@ -187,10 +189,89 @@ def compression_study(cfg:dict, # + rule, budgets (total kept ranks), target
     rd, rule = readings_of(heads), cfg['rule']
     kind = ALLOCATIONS[rule][0]
     curve = [ev(kind, allocation_ranks(rule, R, rd, fit.shape)) for R in cfg['budgets']]
+    full = ev(kind, np.full((fit.shape['n_layers'], fit.shape['n_heads']), fit.shape['d_head']))
     least = least_total_rank(ev, rule, rd, fit.shape, cfg['target'])
-    return dict(rule=rule, kind=kind, budgets=list(cfg['budgets']), curve=curve, least=least,
+    return dict(rule=rule, kind=kind, budgets=list(cfg['budgets']), curve=curve, full=full, least=least,
                 least_ranks=allocation_ranks(rule, least['total'], rd, fit.shape).tolist(),
                 evaluations=ev.calls, seconds=time.perf_counter() - t0)
+
+# %% ../nbs/55_head_ranks.ipynb #999a98c0
+FULL_RANK_CHANGE = 1e-6      # 1 − cos: float32 round-off of a full-rank replacement (derivation above)
+SPECTRAL = ('field_e0.9', 'pooled_e0.9', 'metric_e0.9', 'raw_e0.9', 'keys_e0.9', 'stable', 'uniform_field_energy')
+PREDICTORS = ('second_order',) + SPECTRAL
+BASELINES = ('uniform', 'weight_svd', 'key_pca')
+
+def score(studies:list, tol:str, pred:str, what:str) -> np.ndarray:
+    "A predictor's `what` ('spearman' or 'calibration') at tolerance `tol`, one per resample."
+    return np.array([s['scores'][tol][pred][what] for s in studies])
+
+def _ms(x) -> str: return f"{np.mean(x):.2f} ± {np.std(x):.2f}"
+
+def predictor_claims(studies:list, tol:str, declared:dict) -> list:
+    "Ordering and calibration of every predictor at one tolerance, against the random control and each other."
+    from entropic_bound.claims import claim
+    n = np.asarray(studies[0]['stable']).size
+    margin = 2 * math.sqrt(2 / (n - 1))
+    rnd = score(studies, tol, 'random_e0.9', 'spearman')
+    out = []
+    for p in PREDICTORS:
+        sp = score(studies, tol, p, 'spearman')
+        cid = f'kl{tol}/{p}/orders_heads'
+        out.append(claim(cid, f"at KL ≤ {tol} nats, {p}'s Spearman with the needed rank exceeds the random control's by "
+                         f"2·√(2/(n−1)) = {margin:.2f}", sp.mean() - rnd.mean() > margin,
+                         f"Spearman {_ms(sp)} vs random {_ms(rnd)} over {len(studies)} resamples",
+                         **declared.get(cid, {})))
+    best = {w: max(SPECTRAL, key=lambda p: score(studies, tol, p, w).mean()) for w in ('spearman', 'calibration')}
+    for w, word in (('spearman', 'orders heads better'), ('calibration', 'is better calibrated')):
+        a, b = score(studies, tol, 'second_order', w), score(studies, tol, best[w], w)
+        cid = f'kl{tol}/second_order/best_{w}'
+        out.append(claim(cid, f"at KL ≤ {tol} nats the second-order prediction {word} than every spectral count "
+                         f"and the raw kernel, in every resample", (a > np.max([score(studies, tol, p, w)
+                         for p in SPECTRAL], axis=0)).all(), f"second order {_ms(a)}; best spectral ({best[w]}) {_ms(b)}",
+                         **declared.get(cid, {})))
+    c = score(studies, tol, 'second_order', 'calibration')
+    cid = f'kl{tol}/second_order/within_one_step'
+    out.append(claim(cid, f"at KL ≤ {tol} nats the second-order prediction puts most heads (> 1/2) within one grid step "
+                     "of their needed rank, in every resample", (c > .5).all(), f"share {_ms(c)}", **declared.get(cid, {})))
+    return out
+
+def rank_claims(studies:list, # `heads_study` metrics, one per text resample
+                comp:dict, # {rule: `compression_study` metrics}, every rule of `ALLOCATIONS`
+                declared:dict=None, # {local id: dict(expect=..., why=...)}: declared disagreements
+               ) -> list:
+    "The truncation study's claims (local ids)."
+    from entropic_bound.claims import claim
+    declared = declared or {}
+    out, full = [], max(c['full']['embedding_change'] for c in comp.values())
+    out.append(claim('full_rank/round_off', "at full rank every rule's truncated model reproduces the model's sentence "
+                     "embeddings to round-off", full < FULL_RANK_CHANGE and all(c['full']['retrieval'] == 1
+                     for c in comp.values()), f"largest 1 − cos {full:.1e}", kind='check'))
+    for t in studies[0]['needed']:
+        sh = [float((np.asarray(s['needed'][t]['metric']) < np.asarray(s['needed'][t]['raw'])).mean()) for s in studies]
+        cid = f'kl{t}/metric_below_raw'
+        out.append(claim(cid, f"at KL ≤ {t} nats, truncation in the data metric needs less rank than raw SVD for most "
+                         "heads, in every resample", min(sh) > .5, f"share of heads {_ms(sh)}", **declared.get(cid, {})))
+        out += predictor_claims(studies, t, declared)
+    m = np.concatenate([np.asarray(s['measured']['metric']['attention_kl']).ravel() for s in studies])
+    p = np.concatenate([np.asarray(s['curves']['second_order']).ravel() for s in studies])
+    ok = (m < .1) & (m > 1e-6)                                          # above float32's KL floor
+    ratio = float(np.median(p[ok] / m[ok]))
+    out.append(claim('second_order/expansion', 'where the measured KL is under 0.1 nats the second-order prediction '
+                     '(cross-fitted, before truncating) is within a factor 2 of it (median ratio)', .5 <= ratio <= 2,
+                     f"median predicted / measured {ratio:.2f} over {ok.sum()} (head, rank) pairs",
+                     **declared.get('second_order/expansion', {})))
+    emb = lambda r: [q['embedding_change'] for q in comp[r]['curve']]
+    share = oracle_share(emb('second_order'), emb('uniform'), emb('oracle'))
+    out.append(claim('compression/oracle_share', "the second-order allocation captures ≥ 75% of the oracle's gain over "
+                     "uniform along the compression curve", share >= .75,
+                     f"share {share:.2f} (field count: {oracle_share(emb('field'), emb('uniform'), emb('oracle')):.2f})",
+                     **declared.get('compression/oracle_share', {})))
+    least = {r: comp[r]['least']['total'] for r in comp}
+    out.append(claim('compression/least_total_rank', "the second-order allocation needs less total rank than uniform, "
+                     "weight SVD and key PCA to meet the quality target", all(least['second_order'] < least[b]
+                     for b in BASELINES), ', '.join(f"{r} {v}" for r, v in least.items()),
+                     **declared.get('compression/least_total_rank', {})))
+    return out
 
 # %% ../nbs/55_head_ranks.ipynb #d138d6f0
 def draw_needed(heads:dict, tol:str='0.03'):
