@@ -539,23 +539,40 @@ def write_outputs(res:dict, out) -> dict:
     return paths
 
 # %% ../nbs/51_heads.ipynb #4b071c93
-def main(argv:list=None) -> int:
-    "Command line: eb-heads MODEL [--texts FILE] [--max-tokens N] [--out DIR] [--draws N] [--online]."
+def _parser() -> argparse.ArgumentParser:
+    "The arguments of `eb-heads`: the spectral readings (default) and the truncation study (--truncate)."
     p = argparse.ArgumentParser(prog='eb-heads', description='Kernel and energy-field ranks of every attention '
-                                'head of a Hugging Face transformers model (BERT, GPT-2 or Llama family), offline.')
+                                'head of a Hugging Face transformers model (BERT, GPT-2 or Llama family), offline; '
+                                'with --truncate, the query-key rank each head needs, by intervention.')
     p.add_argument('model', help="a local folder, a model id in your Hugging Face cache, or all-MiniLM-L6-v2")
-    p.add_argument('--texts', default=None,
-                   help='text file, paragraphs separated by blank lines (default: the shipped prose)')
+    p.add_argument('--texts', default=None, help='text file, paragraphs separated by blank lines (default: the '
+                   'shipped prose; with --truncate: the fit text, default the standard library\'s docstrings)')
     p.add_argument('--max-tokens', type=int, default=None, help="tokens per text (default and cap: the context)")
     p.add_argument('--out', default='heads', help='output folder (default: ./heads)')
     p.add_argument('--draws', type=int, default=3, help='random Q/K control draws per layer (default 3)')
-    p.add_argument('--seed', type=int, default=0, help='seed of the random control')
+    p.add_argument('--seed', type=int, default=0, help='seed of the random control (--truncate: of the text split)')
     p.add_argument('--online', action='store_true', help='allow downloads from the Hugging Face hub')
     p.add_argument('--dtype', default='float32', choices=('float32', 'bfloat16', 'float16', 'float64'),
                    help="the model's dtype while it runs (its Q/K maps are read in float64 either way)")
     p.add_argument('--device', default='cpu', help="where the model runs: 'cpu' (default), 'cuda', 'cuda:N'")
     p.add_argument('--threads', type=int, default=None, help='torch CPU threads (default: torch\'s)')
-    a = p.parse_args(argv)
+    t = p.add_argument_group('truncation study (--truncate)')
+    t.add_argument('--truncate', action='store_true', help="truncate every head's query-key form at every rank")
+    t.add_argument('--holdout', default=None, help='held-out text file (with --texts; disjoint from it)')
+    t.add_argument('--length', type=int, default=128, help='tokens per text (default 128)')
+    t.add_argument('--n-fit', type=int, default=128, help='fit texts (default 128)')
+    t.add_argument('--n-holdout', type=int, default=128, help='held-out texts (default 128)')
+    t.add_argument('--tol', type=float, nargs='+', default=[.1, .03, .01],
+                   help='tolerances on the mean attention KL per query row, nats (default 0.1 0.03 0.01)')
+    t.add_argument('--target-cos', type=float, default=.99, help='embedding cosine to keep (default 0.99)')
+    t.add_argument('--target-retrieval', type=float, default=.95, help='retrieval agreement to keep (default 0.95)')
+    t.add_argument('--budgets', type=float, nargs='+', default=[2, 4, 8, 12, 16, 24],
+                   help='mean kept ranks per head along the compression curve (default 2 4 8 12 16 24)')
+    return p
+
+def main(argv:list=None) -> int:
+    "Command line: eb-heads MODEL [--texts FILE] [--out DIR] ...; eb-heads MODEL --truncate [--texts F --holdout F]."
+    a = _parser().parse_args(argv)
     try:
         if a.threads is not None:
             if a.threads < 1: raise ValueError(f"--threads must be >= 1, got {a.threads}")
@@ -563,6 +580,11 @@ def main(argv:list=None) -> int:
         try: dev = torch.device(a.device)
         except RuntimeError: raise ValueError(f"--device must be 'cpu', 'cuda' or 'cuda:N', got {a.device!r}") from None
         if dev.type == 'cuda' and not torch.cuda.is_available(): raise ValueError("--device cuda: no CUDA device here")
+        if a.truncate:
+            if bool(a.texts) != bool(a.holdout): raise ValueError("--texts and --holdout go together (fit, held-out)")
+            from entropic_bound.head_ranks import truncate_command
+            return truncate_command(a)
+        if a.holdout: raise ValueError("--holdout is for --truncate")
         texts = read_texts(a.texts) if a.texts else [t for t in prose().split('\n\n') if t.strip()]
         try: model, tok, fam = load_model(a.model, getattr(torch, a.dtype), not a.online, a.device)
         except ImportError as e: raise ValueError(f"eb-heads needs the [real] extra: {e}") from None
