@@ -86,7 +86,8 @@ class _Predicting:
         kr, vis = rot(k), _visible(x.shape[1], w['causal'], x.device)
         self.fields.append(field_energies(rot(q).double(), kr.double(), w['causal']))
         for m in self.random:
-            rq, rk = project(cast(m['Wq']), x), project(cast(m['Wk']), x).repeat_interleave(q.shape[1] // m['Wk'].shape[0], 1)
+            rep_k = q.shape[1] // m['Wk'].shape[0]                           # query heads per key head
+            rq, rk = project(cast(m['Wq']), x), project(cast(m['Wk']), x).repeat_interleave(rep_k, 1)
             self.random_fields.append(field_energies(rot(rq).double(), rot(rk).double(), w['causal']))
         H, dh = q.shape[1], q.shape[-1]
         out = [[] for _ in range(3)]
@@ -140,7 +141,8 @@ def readings(fit:HeadFit, ws:list, pred:list) -> dict:
     curves['uniform'] = torch.stack([x['kl2u'] / r for x, r in zip(s, n)])
     curves['first_order_output'] = torch.stack([x['out1'] / r / v[:, None] for x, r, v in zip(s, n, var)])
     spectra = dict(
-        pooled=torch.stack([core_energies(st.Mq, st.Ck.repeat_interleave(rep(l), 0)) for l, st in enumerate(fit.stats)]),
+        pooled=torch.stack([core_energies(st.Mq, st.Ck.repeat_interleave(rep(l), 0))
+                            for l, st in enumerate(fit.stats)]),
         metric=torch.stack([replacement(st, ws[l], 'metric').energies for l, st in enumerate(fit.stats)]),
         raw=torch.stack([replacement(st, ws[l], 'raw').energies for l, st in enumerate(fit.stats)]),
         keys=torch.stack([replacement(st, ws[l], 'keys').energies for l, st in enumerate(fit.stats)]))

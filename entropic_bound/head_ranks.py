@@ -66,7 +66,7 @@ def allocation_ranks(rule:str, total:int, readings:dict, # `heads_study` curves 
 
 # %% ../nbs/55_head_ranks.ipynb #6bc09d2f
 class Evaluator:
-    "The model's output quality on held-out texts with every head truncated at once (a working copy, restored each time)."
+    "The model's output quality on held-out texts, every head truncated at once (a working copy, restored each time)."
     def __init__(self, model, family:str, fit:HeadFit, ids:torch.Tensor, batch:int=16):
         import copy
         self.work, self.family, self.fit, self.ids, self.batch = copy.deepcopy(model), family, fit, ids, batch
@@ -81,7 +81,8 @@ class Evaluator:
         if kind not in self.reps:
             self.reps[kind] = [replacement(self.fit.stats[l], self.ws[l], kind) for l in range(len(self.mods))]
         try:
-            for l, a in enumerate(self.mods): set_queries(a, self.family, *query_maps(self.reps[kind][l], self.ws[l], r[l]))
+            for l, a in enumerate(self.mods):
+                set_queries(a, self.family, *query_maps(self.reps[kind][l], self.ws[l], r[l]))
             self.calls += 1
             return output_quality(self.E0, embed(self.work, self.ids, self.batch, self.family))
         finally:
@@ -124,7 +125,7 @@ def study_texts(cfg:dict, tokenizer, docs:list=None):
     return docstring_split(tokenizer, cfg['length'], cfg['n_fit'], cfg['n_holdout'], cfg['seed'], docs)
 
 def predictor_table(pred:dict, needed:dict, grid:np.ndarray) -> dict:
-    "Each predictor's reading per head (flat) and its Spearman and calibration against the needed rank at each tolerance."
+    "Each predictor's reading per head (flat), its Spearman and calibration against the needed rank at each tolerance."
     out = {}
     for t, need in needed.items():
         rows = {'second_order': needed_rank(pred['curves']['second_order'], float(t)),
@@ -217,7 +218,8 @@ def predictor_claims(studies:list, tol:str, declared:dict) -> list:
     for p in PREDICTORS:
         sp = score(studies, tol, p, 'spearman')
         cid = f'kl{tol}/{p}/orders_heads'
-        out.append(claim(cid, f"at KL ≤ {tol} nats, {p}'s Spearman with the needed rank exceeds the random control's by "
+        out.append(claim(cid, f"at KL ≤ {tol} nats, {p}'s Spearman with the needed rank exceeds the random control's "
+                              f"by "
                          f"2·√(2/(n−1)) = {margin:.2f}", sp.mean() - rnd.mean() > margin,
                          f"Spearman {_ms(sp)} vs random {_ms(rnd)} over {len(studies)} resamples",
                          **declared.get(cid, {})))
@@ -227,12 +229,15 @@ def predictor_claims(studies:list, tol:str, declared:dict) -> list:
         cid = f'kl{tol}/second_order/best_{w}'
         out.append(claim(cid, f"at KL ≤ {tol} nats the second-order prediction {word} than every spectral count "
                          f"and the raw kernel, in every resample", (a > np.max([score(studies, tol, p, w)
-                         for p in SPECTRAL], axis=0)).all(), f"second order {_ms(a)}; best spectral ({best[w]}) {_ms(b)}",
+                         for p in SPECTRAL], axis=0)).all(), f"second order {_ms(a)}; best spectral ({best[w]}) "
+                                                             f"{_ms(b)}",
                          **declared.get(cid, {})))
     c = score(studies, tol, 'second_order', 'calibration')
     cid = f'kl{tol}/second_order/within_one_step'
-    out.append(claim(cid, f"at KL ≤ {tol} nats the second-order prediction puts most heads (> 1/2) within one grid step "
-                     "of their needed rank, in every resample", (c > .5).all(), f"share {_ms(c)}", **declared.get(cid, {})))
+    out.append(claim(cid, f"at KL ≤ {tol} nats the second-order prediction puts most heads (> 1/2) within one grid "
+                          f"step "
+                     "of their needed rank, in every resample", (c > .5).all(), f"share {_ms(c)}",
+                     **declared.get(cid, {})))
     return out
 
 def rank_claims(studies:list, # `heads_study` metrics, one per text resample
@@ -250,7 +255,8 @@ def rank_claims(studies:list, # `heads_study` metrics, one per text resample
         sh = [float((np.asarray(s['needed'][t]['metric']) < np.asarray(s['needed'][t]['raw'])).mean()) for s in studies]
         cid = f'kl{t}/metric_below_raw'
         out.append(claim(cid, f"at KL ≤ {t} nats, truncation in the data metric needs less rank than raw SVD for most "
-                         "heads, in every resample", min(sh) > .5, f"share of heads {_ms(sh)}", **declared.get(cid, {})))
+                         "heads, in every resample", min(sh) > .5, f"share of heads {_ms(sh)}",
+                         **declared.get(cid, {})))
         out += predictor_claims(studies, t, declared)
     m = np.concatenate([np.asarray(s['measured']['metric']['attention_kl']).ravel() for s in studies])
     p = np.concatenate([np.asarray(s['curves']['second_order']).ravel() for s in studies])
@@ -264,7 +270,8 @@ def rank_claims(studies:list, # `heads_study` metrics, one per text resample
     share = oracle_share(emb('second_order'), emb('uniform'), emb('oracle'))
     out.append(claim('compression/oracle_share', "the second-order allocation captures ≥ 75% of the oracle's gain over "
                      "uniform along the compression curve", share >= .75,
-                     f"share {share:.2f} (field count: {oracle_share(emb('field'), emb('uniform'), emb('oracle')):.2f})",
+                     f"share {share:.2f} (field count: "
+                     f"{oracle_share(emb('field'), emb('uniform'), emb('oracle')):.2f})",
                      **declared.get('compression/oracle_share', {})))
     least = {r: comp[r]['least']['total'] for r in comp}
     out.append(claim('compression/least_total_rank', "the second-order allocation needs less total rank than uniform, "
@@ -304,7 +311,8 @@ def draw_compression(curves:dict, # {rule: compression_study metrics}
         kw = dict(marker='o', ms=3, color=f'C{i}', label=f"{rule}: {ALLOCATIONS[rule][1]}")
         a.plot(x, [q['embedding_change'] for q in c['curve']], **kw)
         b.plot(x, [q['retrieval'] for q in c['curve']], **kw)
-    a.axhline(target['embedding_change'], color='k', lw=.6, ls=':'); b.axhline(target['retrieval'], color='k', lw=.6, ls=':')
+    a.axhline(target['embedding_change'], color='k', lw=.6, ls=':')
+    b.axhline(target['retrieval'], color='k', lw=.6, ls=':')
     a.set(yscale='log', xlabel='mean kept rank per head', ylabel='1 − cos (sentence embedding)', title='model output')
     b.set(xlabel='mean kept rank per head', ylabel='nearest-neighbour agreement', title='retrieval')
     a.legend(fontsize=6)
@@ -396,7 +404,8 @@ def truncation_summary(hs:dict, comp:dict, rec:dict) -> str:
         m, r = np.asarray(v['metric']).ravel(), np.asarray(v['raw']).ravel()
         s = hs['scores'][t]['second_order']
         lines.append(f"KL ≤ {t} nats: needed rank median {np.median(m):g} (data metric) vs {np.median(r):g} (raw SVD); "
-                     f"second-order prediction: Spearman {s['spearman']:.2f}, within one grid step {s['calibration']:.2f}")
+                     f"second-order prediction: Spearman {s['spearman']:.2f}, within one grid step "
+                     f"{s['calibration']:.2f}")
     lines.append(f"least total rank meeting 1 − cos ≤ {rec['target']['embedding_change']:g} and retrieval ≥ "
                  f"{rec['target']['retrieval']:g} (of {rec['full_rank']}): " +
                  ', '.join(f"{k} {c['least']['total']}" for k, c in comp.items()))

@@ -389,10 +389,12 @@ def rung_claims(static:list, capacity:list, scale:str) -> list:
                          all(x == k for x in c), f'capacities {c}', **declared(f'{slug(name)}/capacity')))
         rd = [static_reading(m, p[0]) for m in ms]
         if p[1] == 1:
-            out += [claim(f'{slug(name)}/static_fails', f'{name}: no static map reaches the Bayes risk (unexplained share > 3 s.e., '
+            out += [claim(f'{slug(name)}/static_fails', f'{name}: no static map reaches the Bayes risk (unexplained '
+                                                        f'share > 3 s.e., '
                           'every teacher)', all(m['unexplained'] > 3 * m['se'] for m in ms),
                           'shares ' + per_teacher(ms, lambda m: f"{m['unexplained']:.3f}±{m['se']:.3f}")),
-                    claim(f'{slug(name)}/misses_k', f"{name}: the static estimate misses k (no counting estimator reads k on M̂, "
+                    claim(f'{slug(name)}/misses_k', f"{name}: the static estimate misses k (no counting estimator "
+                                                    f"reads k on M̂, "
                           "nor through softmax's inverse where it is defined)",
                           all(all(m['raw'][e] != k for e in COUNTS) for m in ms)
                           and all(r is None or all(r[e] != k for e in COUNTS) for r in rd),
@@ -402,9 +404,11 @@ def rung_claims(static:list, capacity:list, scale:str) -> list:
             continue
         res = max(m['residual'] for m in ms)
         how = " through softmax's inverse" if 'softmax' in p[0] else ''
-        out += [claim(f'{slug(name)}/static_exact', f'{name}: a static map is exact (in-sample LS residual < 1e-20, every teacher)',
+        out += [claim(f'{slug(name)}/static_exact', f'{name}: a static map is exact (in-sample LS residual < 1e-20, '
+                                                    f'every teacher)',
                       res < 1e-20, f'max residual {res:.1e}'),
-                claim(f'{slug(name)}/reads_k', f'{name}: the static estimate reads k by numerical rank (rtol 1e-3, 1e-2) and '
+                claim(f'{slug(name)}/reads_k', f'{name}: the static estimate reads k by numerical rank (rtol 1e-3, '
+                                               f'1e-2) and '
                       f'energy rank 0.99{how}', all(r is not None and all(r[e] == k for e in SURE) for r in rd),
                       'readings ' + per_teacher(rd, lambda r: None if r is None else
                                                 '/'.join(str(r[e]) for e in SURE))
@@ -428,13 +432,15 @@ def raw_softmax_claims(static:list, scale:str) -> list:
                       all(m['raw_roundoff'] == L for m in ms),
                       'round-off rank ' + per_teacher(ms, lambda m: m['raw_roundoff']),
                       **declared(f'{slug(name)}/full_rank')),
-                claim(f'{slug(name)}/above_k', f'{name}: numerical rank (rtol 1e-3, 1e-2) and Gavish–Donoho of the raw mixer '
+                claim(f'{slug(name)}/above_k', f'{name}: numerical rank (rtol 1e-3, 1e-2) and Gavish–Donoho of the raw '
+                                               f'mixer '
                       'read ≥ k + 1', all(m['raw'][e] >= k + 1 for m in ms for e in RAW),
                       '1e-3/1e-2/GD ' + per_teacher(ms, lambda m: '/'.join(str(m['raw'][e]) for e in RAW)))]
     r2 = [st[('softmax', 0, b)] for b in betas]
     for e in ('energy 0.9', 'energy 0.99'):
         vals = [[ms[t]['raw'][e] for ms in r2] for t in range(len(r2[0]))]
-        out.append(claim(f'R2-softmax/{slug(e)}/changes_with_beta', f"R2-softmax: the raw {e} reading changes with β for every teacher (the "
+        out.append(claim(f'R2-softmax/{slug(e)}/changes_with_beta', f"R2-softmax: the raw {e} reading changes with β "
+                                                                    f"for every teacher (the "
                          "logits' rank does not)", all(len(set(v)) > 1 for v in vals),
                          f'by teacher, β = {list(betas)}: {vals}'))
     return out
@@ -522,11 +528,13 @@ def gamma_claims(static:list, capacity:list, scale:str) -> list:
                          'γ > 0 (share > 3 s.e., every teacher)', z > 3, f'smallest share/s.e. over γ > 0: {z:.1f}',
                          **declared(f'{slug(lab)}/a_share')))
         peaks = [unimodal_peak([row[t]['unexplained'] for row in ms], gammas) for t in range(len(ms[0]))]
-        out.append(claim(f'{slug(lab)}/a_peak', f'γ rung, {lab}: (a) the share rises with γ to a peak at an interior γ < 1, '
+        out.append(claim(f'{slug(lab)}/a_peak', f'γ rung, {lab}: (a) the share rises with γ to a peak at an interior γ '
+                                                f'< 1, '
                          'then falls', all(ok and g < 1 for g, ok in peaks),
                          f'peak γ (and unimodal) per teacher: {peaks}'))
         fm = first_misread(static, kind, beta, gammas)
-        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1 for every teacher '
+        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1 for every '
+                                                    f'teacher '
                          '(from a static estimate defined at γ = 0)',
                          defined and all(g is not None for v in fm.values() for g in v),
                          ('' if defined else "vacuous: softmax's inverse is undefined at γ = 0; ")
@@ -538,7 +546,8 @@ def gamma_claims(static:list, capacity:list, scale:str) -> list:
                          **declared(f'{slug(lab)}/capacity')))
     fm = first_misread(static, 'linear', 1, gammas)
     med = {e: sorted(v)[len(v) // 2] for e, v in fm.items() if None not in v}
-    out.append(claim('linear/b_estimator', 'γ rung, linear: (b) the γ at which a reading fails depends on the estimator '
+    out.append(claim('linear/b_estimator', 'γ rung, linear: (b) the γ at which a reading fails depends on the '
+                                           'estimator '
                      '(teacher-median first misreading differs across estimators)',
                      len(set(med.values())) > 1, f'{med}'))
     return out
@@ -656,7 +665,8 @@ def length_claims(length:list, bias:list, static:list, scale:str) -> list:
     Ls = sorted({L for _, _, L in ln})
     lin = [ln[('linear', 1, L)] for L in Ls]
     dev = max(abs(m['unexplained'] - m['exact_unexplained']) / m['se'] for ms in lin for m in ms)
-    out.append(claim('linear/closed_form', 'linear attention: the estimated population share agrees with the closed form '
+    out.append(claim('linear/closed_form', 'linear attention: the estimated population share agrees with the closed '
+                                           'form '
                      'within 3 s.e. (every L, teacher)', dev <= 3, f'largest |estimate − exact|/s.e. {dev:.2f}'))
     drop = [(a['unexplained'] - b['unexplained']) / (a['se'] ** 2 + b['se'] ** 2) ** .5
             for ms1, ms2 in zip(lin, lin[1:]) for a, b in zip(ms1, ms2)]
@@ -665,14 +675,16 @@ def length_claims(length:list, bias:list, static:list, scale:str) -> list:
                      f'smallest drop/s.e. {min(drop):.1f}; by L: '
                      + ', '.join(f"{L}: {spread([m['unexplained'] for m in ms])}" for L, ms in zip(Ls, lin))))
     e99 = lambda m: m['channel']['energy 0.99']
-    out.append(claim('linear/channel_reads_k', f'linear attention: the channel map reads k by energy rank 0.99 at L = {Ls[-1]} '
+    out.append(claim('linear/channel_reads_k', f'linear attention: the channel map reads k by energy rank 0.99 at L = '
+                                               f'{Ls[-1]} '
                      '(every teacher)', all(e99(m) == 3 for m in lin[-1]),
                      'energy 0.99 by L: ' + ', '.join(f'{L}: {per_teacher(ms, e99)}' for L, ms in zip(Ls, lin))))
     sm = {b: [ln[('softmax', b, L)] for L in Ls] for b in betas}
     inc = all(sm[b1][i][t]['unexplained'] < sm[b2][i][t]['unexplained'] for b1, b2 in zip(betas, betas[1:])
               for i in range(len(Ls)) for t in range(len(sm[betas[0]][i])))
     last = ', '.join(f"β={b}: {spread([m['unexplained'] for m in sm[b][-1]])}" for b in betas)
-    out.append(claim('softmax/share_grows_beta', 'softmax attention: at every L the share grows with β (the sharper the softmax, '
+    out.append(claim('softmax/share_grows_beta', 'softmax attention: at every L the share grows with β (the sharper '
+                                                 'the softmax, '
                      'the less a static map explains)', inc, f'at the largest L: {last}'))
     pop = {(r['config']['kind'], r['config']['teacher_seed']): r['metrics'] for r in static
            if r['config']['gamma'] == 1 and r['config']['beta'] == 1}

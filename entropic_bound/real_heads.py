@@ -69,7 +69,8 @@ def qk_kernels(sd:dict=None) -> torch.Tensor:
 # %% ../nbs/50_real_heads.ipynb #47b29c1d
 CORPUS = [
     "The committee postponed its decision until the engineers had measured how much the bridge moved in strong wind.",
-    "She planted tomatoes, basil and two rows of beans, then covered the seedlings with netting to keep the birds away.",
+    "She planted tomatoes, basil and two rows of beans, then covered the seedlings with netting to keep the birds "
+    "away.",
     "Interest rates rose for the third time this year, and economists expect mortgage payments to climb further.",
     "Photosynthesis converts light energy into chemical energy stored in sugars, releasing oxygen as a by-product.",
     "He missed the last train, so he walked home along the river, counting the lamps reflected in the water.",
@@ -205,7 +206,8 @@ def below_random(learned, # readings of the learned heads, any shape
     return float(np.median(a)), float(p5), float((a < p5).mean())
 
 RANGE_WHY = ("a comparison of descriptions, not a test: the causal-LM ranges of arXiv 2604.04384 are empirical "
-             "findings for decoders with d_head 64–128, not predictions of the theory (§ Verdicts; THEORY §6, corrected)")
+             "findings for decoders with d_head 64–128, not predictions of the theory (§ Verdicts; THEORY §6, "
+             "corrected)")
 
 @THEOREM.claims('minilm', 'lengths', name='heads')
 def real_heads_claims(minilm:list, # the `minilm` sweep's records (one)
@@ -239,6 +241,13 @@ def real_heads_claims(minilm:list, # the `minilm` sweep's records (one)
                      "windows of every length", .30 <= k_met <= .60 and all(.30 <= v <= .60 for v in kw),
                      f"sentences {k_met:.3f}; windows " + ', '.join(f"{k}: {v:.3f}" for k, v in zip(n, kw)),
                      expect=False, why=RANGE_WHY))
+    return out + _field_claims(res, curve)
+
+def _field_claims(res:dict, curve:dict) -> list:
+    "The energy field's claims: below the kernels and the random maps, its growth with length, the published range."
+    L, R, n, dh = res['learned'], res['random'], curve['lengths'], res['d_head']
+    med = lambda x: float(np.median(x))
+    out = []
     f, kr, km = (np.asarray(L[o]['e90']) for o in ('field', 'kernel_raw', 'kernel_metric'))
     out.append(claim('field/below_kernel', "every head's field needs fewer 90% components than its raw kernel, and "
                      "the median head fewer than its kernel in the hidden-state metric",
@@ -267,7 +276,8 @@ def real_heads_claims(minilm:list, # the `minilm` sweep's records (one)
                      f"in range at {ok} tokens; {fm[-1] / dh:.2f} at {n[-1]}", expect=False, why=RANGE_WHY))
     ko = [med(x) for x in curve['keyonly']]
     out.append(claim('field/keyonly_falls', "the key-only (column-mean) share of the field's energy is smaller at "
-                     "the longest length than at the shortest", ko[-1] < ko[0], ', '.join(f"{k}: {v:.2f}" for k, v in zip(n, ko))))
+                     "the longest length than at the shortest", ko[-1] < ko[0],
+                     ', '.join(f"{k}: {v:.2f}" for k, v in zip(n, ko))))
     return out
 
 

@@ -82,7 +82,7 @@ class TextSplit(NamedTuple):
     info: dict
 
 def _disjoint(ids:dict) -> dict:
-    "Each side's rows once, and no held-out row that is also a fit row (different docstrings can share their first L tokens)."
+    "Each side's rows once; no held-out row is also a fit row (different docstrings can share their first L tokens)."
     out, seen = {}, set()
     for s in ('fit', 'holdout'):
         keep = []

@@ -79,7 +79,8 @@ def run_layers(model, family:str, ids:torch.Tensor, # (N, L) token ids, equal le
             pe = kwargs.get('position_embeddings')
             on_layer(l, x, None if pe is None else (pe[0][0], pe[1][0]))
         return hook
-    hs = [a.register_forward_pre_hook(make(l), with_kwargs=True) for l, a in enumerate(attention_modules(model, family))]
+    hs = [a.register_forward_pre_hook(make(l), with_kwargs=True)
+          for l, a in enumerate(attention_modules(model, family))]
     extra = dict(use_cache=False) if family != 'bert' else {}          # decoders: no key/value cache
     try:
         for b in tqdm(range(0, len(ids), batch), desc=desc, leave=False,
@@ -90,7 +91,8 @@ def run_layers(model, family:str, ids:torch.Tensor, # (N, L) token ids, equal le
 
 # %% ../nbs/53_truncation.ipynb #da2b4077
 class FitStats:
-    "One layer's query/key moments on fit text: tokens, Σq, Σqqᵀ per query head; Σk, Σkkᵀ, within-text Σk̃k̃ᵀ per key head."
+    "One layer's query/key moments on fit text: tokens, Σq, Σqqᵀ per query head; Σk, Σkkᵀ, within-text Σk̃k̃ᵀ per key"
+    " head."
     def __init__(self, state:dict=None):
         self.s = dict(n=0, texts=0, q1=0., q2=0., k1=0., k2=0., kw=0.) if state is None else dict(state)
     def add(self, q:torch.Tensor, k:torch.Tensor): # (B, H, L, dh) with bias, unrotated; keys (B, Hkv, L, dh)
@@ -181,7 +183,7 @@ def query_maps(repl:Replacement, w:dict, ranks) -> tuple: # ((H, dh, d), (H, dh)
 
 @torch.no_grad()
 def set_queries(attn, family:str, Wq:torch.Tensor, bq:torch.Tensor):
-    "Write one layer's query weights (H, dh, d) and biases (H, dh) into its module (a bias is added where there is none)."
+    "Write one layer's query weights (H, dh, d) and biases (H, dh) into its module (adding a bias where there is none)."
     Wq, bq = Wq.reshape(-1, Wq.shape[-1]), bq.reshape(-1)
     if family == 'gpt2':
         n = Wq.shape[0]
@@ -431,7 +433,8 @@ class Downstream:
             out = []
             for j, x in enumerate(self.ids):
                 self.stub.i = j
-                out.append(self.model(input_ids=x.to(self.model.device), **self.extra).last_hidden_state.double().mean(1))
+                h = self.model(input_ids=x.to(self.model.device), **self.extra).last_hidden_state
+                out.append(h.double().mean(1))
             return torch.nn.functional.normalize(torch.cat(out), dim=-1).cpu()
         finally:
             for i in range(self.l): self.layers[i] = saved[i]
