@@ -272,11 +272,8 @@ def _monte_carlo_count(Bw:torch.Tensor, # (n, r, d_v) weighted fits (or one kern
     return dict(rank=rank, sv=sv, threshold=t, p=p, subspace=sub, edge=s1.median().item())
 
 # %% ../nbs/41_kernel_rank.ipynb #311473a9
-def _known_value(P:dict, alpha:float, draws:int, seed:int, methods) -> dict:
-    "Ŵ from Σ_m (X_mᵀX_m ⊗ B_m B_mᵀ) vec Ŵ = Σ_m vec(X_mᵀ Y_m B_mᵀ), B_m = Ĉ_m W_V, and its rank by each method."
-    X, Y, W_V, sigma, eps = P['X'], P['Y'], P['W_V'], P['sigma'], P['eps']
-    n, L, r = X.shape
-    dv = Y.shape[2]
+def _check_known_size(n:int, L:int, r:int, dv:int, sigma) -> None:
+    "Refuse the known-value-map system when it would not fit in memory or has fewer equations than unknowns."
     if 3 * r ** 4 * 8 > MAX_GRAM_BYTES:                                  # A, its Cholesky factor, L⁻¹
         raise ValueError(f"with W_V known the normal equations have d² = {r * r} unknowns (3 × "
                          f"{r ** 4 * 8 / 2 ** 30:.2f} GiB in float64, more than {MAX_GRAM_BYTES / 2 ** 30:.0f} GiB): "
@@ -287,6 +284,13 @@ def _known_value(P:dict, alpha:float, draws:int, seed:int, methods) -> dict:
         raise ValueError(f"with W_V known there are n·L·d_v = {n * L * dv} equations for d² = {r * r} kernel "
                          f"entries{' and the noise level' if sigma is None else ''}: give n ≥ "
                          f"{math.ceil(need / (L * dv))} sequences")
+
+def _known_value(P:dict, alpha:float, draws:int, seed:int, methods) -> dict:
+    "Ŵ from Σ_m (X_mᵀX_m ⊗ B_m B_mᵀ) vec Ŵ = Σ_m vec(X_mᵀ Y_m B_mᵀ), B_m = Ĉ_m W_V, and its rank by each method."
+    X, Y, W_V, sigma, eps = P['X'], P['Y'], P['W_V'], P['sigma'], P['eps']
+    n, L, r = X.shape
+    dv = Y.shape[2]
+    _check_known_size(n, L, r, dv, sigma)
     XtX = X.transpose(1, 2) @ X                                           # (n, r, r)
     Bm = XtX / L @ W_V                                                    # (n, r, dv): Y_m = X_m W B_m
     A = torch.einsum('mij,mab->iajb', XtX, Bm @ Bm.transpose(1, 2)).reshape(r * r, r * r)   # vec row-major (i, a)
