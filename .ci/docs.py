@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = ['index'] + sorted(p.stem for p in (ROOT / 'nbs').glob('[0-9]*.ipynb'))   # every notebook, in order
 THEOREM_PAGES = ['10_linear_bound', '20_ladder', '30_attention_rank', '40_frontier']
 API = {'00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], '01_tasks': ['attentiontask'],
-       '02_models': ['attentionhead'], '03_train': ['fit'], '40_frontier': ['recover_kernel_rank'],
+       '02_models': ['attentionhead'], '03_train': ['fit'], '40_frontier': ['frontier_claims'], '41_kernel_rank': ['recover_kernel_rank'],
        '51_heads': ['measure_model', 'reproduction_error', 'visible_field'], '90_cli': ['reproduce'],
        '06_claims': ['claim', 'check_claims'], '07_theorem': ['theorem'], '08_stats': ['fifty_point'],
        '91_report': ['paper_results']}
