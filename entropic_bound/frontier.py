@@ -4,9 +4,9 @@
 
 # %% ../nbs/40_frontier.ipynb #eda283aa
 from __future__ import annotations
-import math, numbers, warnings
+import math
 import torch
-from .spectra import as_matrix, singular_values, gd_lambda, energy_field, numerical_rank
+from .spectra import energy_field, numerical_rank
 from .tasks import AttentionTask
 from .experiment import ResultsCache, scaled, config_key
 from .claims import claim
