@@ -4,13 +4,13 @@
 
 # %% ../nbs/90_cli.ipynb #3d8d45b6
 from __future__ import annotations
-import argparse, importlib, os, sys, time
+import argparse, importlib, json, os, sys, time
 from pathlib import Path
 from .experiment import ResultsCache, SCALES, get_scale, default_device, MissingRecords, results_root
 from .experiment import provenance, set_style
 from .executors import SerialExecutor, ProcessExecutor, RayExecutor
 from .claims import ClaimTable
-from .report import claims_json, write_report, published_root, PaperResults, paper_results
+from .report import claims_json, write_report, published_root, PaperResults, paper_results, tally
 
 # %% auto #0
 __all__ = ['EXPERIMENTS', 'theorem', 'UsageError', 'Interrupted', 'Run', 'reproduce', 'main']
@@ -188,6 +188,14 @@ def main(argv:list=None) -> int:
         print(f"eb-reproduce: {e or 'interrupted: run the same command again to resume from the cache'}",
               file=sys.stderr); return 130
     print(f"report: {path} and {path.with_suffix('.html')}")
-    return 0
+    return _verdict_status(json.loads((path.parent / 'claims.json').read_text()))
+
+def _verdict_status(data:dict) -> int:
+    "Exit status of a finished run: 1 (with a line on stderr) if a verdict is unexpected or an experiment unjudged."
+    bad, missing = tally(data['claims'])['unexpected'], sorted(data['not_evaluated'])
+    if not bad and not missing: return 0
+    print(f"eb-reproduce: {bad} unexpected verdict(s); not evaluated: {', '.join(missing) or 'none'} "
+          "(the report lists them)", file=sys.stderr)
+    return 1
 
 if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())   # not when a notebook runs this cell
