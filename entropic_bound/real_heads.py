@@ -4,7 +4,6 @@
 
 # %% ../nbs/50_real_heads.ipynb #21f4a400
 from __future__ import annotations
-import os
 from pathlib import Path
 import numpy as np
 import torch
