@@ -400,8 +400,8 @@ def trained_vs_closed_form(cfg:dict) -> dict:
 
 # %% ../nbs/10_linear_bound.ipynb #be0e90c9
 def trained_vs_closed_form_configs(scale:str=None) -> list:
-    "Two training-set sizes (nd = 4L, 16L), ranks below, at and above r*, every teacher, at L = 16 (both scales)."
-    S = scaled(quick=dict(teachers=3, Ls=[16]), paper=dict(teachers=5, Ls=[16]), scale=scale)  # L = 64: not yet
+    "Two training-set sizes (nd = 4L, 16L), ranks below, at and above r*, every teacher, at L = 16 and the scale's L."
+    S = scaled(quick=dict(teachers=3, Ls=[16]), paper=dict(teachers=5, Ls=[16, 64]), scale=scale)  # finite's L
     return [dict(L=L, d=8, spectrum=[4., 2., 1., .5], sigma=.5, teacher_seeds=list(range(S['teachers'])),
                  ranks=[2, 4, 8], n=n, seed=0, steps=1500, lr=.05) for L in S['Ls'] for n in (L // 2, 2 * L)]
 
