@@ -702,8 +702,8 @@ def gamma_peak_claims(static:list, scale:str) -> list:
 B16_INV = ("outside softmax's inverse domain: at β = 16 the logit row spread (≈ 53 nats) exceeds D₀ = ln 1/(Ld ε κ(G)) "
            "≈ 29–31 nats, so A(E)'s smallest entries (≈ 1e-24) lie below the fit's round-off and no static softmax "
            "estimate exists (§3, the domain; THEORY §3, corrected)")
-GAMMA_DOMAIN = ("softmax's inverse domain ends along γ: the best static mixer's smallest entries fall within 3 s.e. of 0 "
-                "and then significantly below it (not a softmax mixer), before every estimator has left its γ = 0 "
+GAMMA_DOMAIN = ("softmax's inverse domain ends along γ: the best static mixer's smallest entries fall within 3 s.e. "
+                "of 0 and then significantly below it (not a softmax mixer), before every estimator has left its γ = 0 "
                 "reading (quick: energy rank 0.9, Gavish–Donoho, stable rank at β = 1, and no γ > 0 defined at β = 4; "
                 "paper: stable rank, one teacher at β = 4), so on the γ's where the inverse is defined not all misread "
                 "(§5, the γ rung; §3, the domain)")

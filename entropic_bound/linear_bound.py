@@ -608,7 +608,8 @@ def underdetermined_experiment(cfg:dict) -> dict:
     D = (M - Ms) @ (Q @ Q.T)                                                             # training residual Δ
     nrm2 = lambda A: torch.linalg.matrix_norm(A, 2)
     off = nrm2(U) * nrm2(V0.mT @ Pp)  # bound on ‖M (I − P_X)‖₂
-    return dict(inits=[a for t in range(nt) for a in inits], train_loss=r.loss, stopped=r.stopped, svs=singular_values(M),
+    return dict(inits=[a for t in range(nt) for a in inits], train_loss=r.loss, stopped=r.stopped,
+                svs=singular_values(M),
                 frozen_drift=torch.linalg.matrix_norm((V - V0).mT @ Pp) / torch.linalg.matrix_norm(V0.mT @ Pp),
                 residual=nrm2(D), residual_F=torch.linalg.matrix_norm(D), off_bound=off,
                 off_F=torch.linalg.matrix_norm(M @ Pp), minnorm_F=torch.linalg.matrix_norm(Ms @ Pp),
