@@ -486,9 +486,6 @@ def rung_claims(static:list, capacity:list, scale:str) -> list:
 NOISY_INV = ("outside softmax's inverse domain from n noisy sequences: A(E)'s smallest entries (≈ e^−13 of the "
              "largest) lie below the estimate's noise (§3, the domain)")
 
-NOISY_INV = ("outside softmax's inverse domain from n noisy sequences: A(E)'s smallest entries (≈ e^−13 of the "
-             "largest) lie below the estimate's noise (§3, the domain)")
-
 @THEOREM.claims('static', name='noisy')
 def noisy_static_claims(static:list, scale:str) -> list:
     "Static rungs from noisy data: a static map reaches the Bayes risk (χ²), and the estimate still reads k."
