@@ -78,6 +78,9 @@ def _prepare(X, Y, sigma, W_V=None) -> dict:
     sx, sy = _rms(X), _rms(Y)
     if sx == 0: raise ValueError("X is zero: the tokens occupy no direction to read a kernel on")
     X = X / sx
+    if sigma is not None and sigma * math.sqrt(eps) > sy:   # |Y| this far below its noise: chance < ε^{nLd_v/2}
+        raise ValueError(f"sigma = {sigma:.3g} is {sigma / max(sy, 1e-308):.3g} times the rms of Y: outputs cannot "
+                         "carry noise that much larger than themselves; give sigma in the units of Y")
     if sy > 0: Y, sigma = Y / sy, (None if sigma is None else sigma / sy)
     U = token_span(X, rtol=max(1e3 * eps, 1e-6))
     if U.shape[1] == 0: raise ValueError("X occupies no direction: its tokens are zero to working precision")
@@ -229,12 +232,16 @@ def gaussian_noise(F:Fits, w2:torch.Tensor, known:bool) -> NoiseModel:
     name = "Gaussian, σ given" if known else f"Gaussian, σ from {nu} residual degrees of freedom (pivotal)"
     return NoiseModel(dv * (root @ root).sum(0), draw, name)
 
-def wild_noise(F:Fits, w2:torch.Tensor) -> NoiseModel:
+def wild_noise(F:Fits, # per-sequence fits with intercept (`per_sequence_fits`)
+               w2:torch.Tensor, # (n,) block weights (`block_weights`)
+               eps:float=torch.finfo(torch.float64).eps, # precision of the outputs, in the fits' units
+              ) -> NoiseModel:
     "Softmax: a wild bootstrap of each sequence's residuals, HC2-scaled, Gaussian multipliers shared by channels."
     n, L, r = F.X.shape
     Ainv = F.V @ (F.V / F.lam[:, None, :]).transpose(1, 2)
     h = torch.einsum('mli,mij,mlj->ml', F.X, Ainv, F.X) + F.intercept / L        # (n, L) leverages
     Rt = F.R / (1 - h).clamp(min=1e-12).sqrt()[..., None]                        # (n, L, d_v)
+    Rt = torch.where(Rt.abs() < eps, eps, Rt)          # an exact fit leaves no residual: noise no smaller than precision
     K = w2.sqrt()[:, None, None] * (Ainv @ F.X.transpose(1, 2))                   # (n, r, L)
     mean = torch.einsum('mil,ml,mjl->ij', K, (Rt ** 2).sum(-1), K)
     K32, Rt32 = K.float(), Rt.float()[:, :, None, :]                              # draws in float32: 4× faster
@@ -313,7 +320,7 @@ def _known_value(P:dict, alpha:float, draws:int, seed:int, methods) -> dict:
     W = torch.cholesky_solve(b[:, None] / scale, C).reshape(r, r)
     res = Y - X @ W @ Bm
     nu = n * L * dv - r * r
-    s2 = sigma ** 2 if sigma is not None else max((res ** 2).sum().item() / nu, eps ** 2)
+    s2 = max(sigma ** 2 if sigma is not None else (res ** 2).sum().item() / nu, eps ** 2)   # σ = 0: precision
     floor = max(1e-9, 1e3 * eps)                                          # below this fraction of σ₁: precision
     Uw, s, _ = torch.linalg.svd(W)
     noise = math.sqrt(s2 * (Linv ** 2).sum().item() / (r * r) / scale)   # mean entry noise of Ŵ
@@ -410,7 +417,7 @@ def _per_sequence_readings(P:dict, kind:str, alpha:float, draws:int, seed:int, m
     if 'calibrated' in methods:
         n, r, dv = F.B.shape
         w2 = block_weights(F.lam)
-        if soft: noise, s2 = wild_noise(F, w2), 1.
+        if soft: noise, s2 = wild_noise(F, w2, P['eps']), 1.
         else:
             noise = gaussian_noise(F, w2, known=P['sigma'] is not None)
             s2 = P['sigma'] ** 2 if P['sigma'] is not None else (F.R ** 2).sum().item() / (n * F.dof * dv)
