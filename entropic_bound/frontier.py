@@ -169,12 +169,12 @@ def _floor_axes(a, xs, xlabel:str):
     a.xaxis.set_minor_locator(NullLocator()); a.yaxis.set_minor_formatter(NullFormatter())
     a.yaxis.set_major_locator(LogLocator(subs=(1., 2., 5.)))
     a.yaxis.set_major_formatter(FormatStrFormatter('%g'))
-    a.set_xticks(xs, [str(x) for x in xs]); a.legend(fontsize=6)
+    a.set_xticks(xs, [str(x) for x in xs])
 
 def frontier_figure(R:dict):
     "Heatmaps (calibrated, edge) of the share recovering col W; floors against n and L with the derived floors."
     import matplotlib.pyplot as plt
-    fig, axs = plt.subplots(2, 3, figsize=(14, 7.5))
+    fig, axs = plt.subplots(2, 3, figsize=(16.5, 7.5))
     d, sig, col = 8, .05, dict(calibrated='C2', edge='C0', gd='C1')
     for row, (g, outer, name) in enumerate((('linear_L', 'L', 'L'), ('softmax', 'beta', 'β'))):
         F = floors(R[g], outer, recovered=True)
@@ -199,7 +199,11 @@ def frontier_figure(R:dict):
         axs[1, 2].plot(Lsm, [FS['floor'][m][L] for L in Lsm], 's--', c=col[m], label=f'softmax β = 4 {m}')
     _floor_axes(axs[0, 2], ns, 'sequences n (linear, L = 16)')
     _floor_axes(axs[1, 2], Ls, 'tokens L (n = 64)')
-    fig.tight_layout()
+    keys = {}                                                          # one legend for both floor panels, beside them
+    for a in axs[:, 2]:
+        for h, l in zip(*a.get_legend_handles_labels()): keys.setdefault(l, h)
+    fig.tight_layout(rect=(0, 0, .79, 1))
+    fig.legend(keys.values(), keys.keys(), loc='center left', bbox_to_anchor=(.795, .5), fontsize=8, frameon=False)
     return fig
 
 THEORY_1_L = ("THEORY §5 (corrected) never derived a 1/L law: the noise part of the floor scales like "
