@@ -11,7 +11,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
-           'binomial_tail']
+           'Joint', 'jointly_within', 'binomial_tail']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -113,6 +113,21 @@ def family_z(cells:int, # number of cells the claim asserts at once
     "Per-cell |z| bound that keeps the joint false-alarm rate of `cells` tests at `alpha` (Bonferroni, Gaussian)."
     if int(cells) < 1: raise ValueError(f"cells must be ≥ 1, got {cells!r}")
     return NormalDist().inv_cdf(1 - alpha / (2 * int(cells)))
+
+# %% ../nbs/08_stats.ipynb #dbc419a7
+class Joint(NamedTuple):
+    "A joint agreement verdict: whether every judged |z| ≤ bound, the bound family_z(cells), cells, the largest |z|."
+    holds:bool; bound:float; cells:int; worst:float
+
+def jointly_within(z, # z-scores of the cells the verdict is taken over (NaN: a cell not judged)
+                   alpha:float=.0027, # joint two-sided false-alarm rate
+                  ) -> Joint:
+    "Every judged cell's |z| within the Bonferroni bound of the family (its size: the finite z's); no cell: fails."
+    a = np.abs(np.asarray(z, float)).ravel()
+    a = a[~np.isnan(a)]
+    if not len(a): return Joint(False, math.nan, 0, math.nan)
+    b = family_z(len(a), alpha)
+    return Joint(bool((a <= b).all()), b, len(a), float(a.max()))
 
 # %% ../nbs/08_stats.ipynb #99992721
 def binomial_tail(x:int, # observed count
