@@ -26,6 +26,7 @@ __all__ = ['THEOREM', 'METHODS', 'EARLIER', 'RECOVERED', 'THEORY_1_L', 'THEORY_U
 # %% ../nbs/40_frontier.ipynb #0c00e61d
 from .kernel_rank import token_span, known_value_kernel, stacked_fits, predicted_floor
 from .kernel_rank import kernel_rank_readings, recover_kernel_rank, per_sequence_fits, detectability_floors
+from .kernel_rank import FIRST_ORDER_WHY
 from .kernel_rank import _check_xy, _real_tensor            # the same input checks
 
 # %% ../nbs/40_frontier.ipynb #88eb23f8
@@ -214,8 +215,7 @@ THEORY_UNDER = ("THEORY §5 (corrected): every count over-counts somewhere; the 
                 "degrees of freedom and a sharp softmax's misfit, lets noise directions through (§3, 'Over-counts')")
 EDGE_OVER = ("the edge's noise model for softmax (a per-sequence HC2 sandwich, channels independent) under-states "
              "the noise at L = 2d and at β = 16 (§3, 'Over-counts'; 41_kernel_rank §8)")
-FIRST_ORDER = ("the first-order derivation treats the misfit as homoscedastic white noise and takes the linearised "
-               "signal; the calibrated count pays for the misfit's token- and channel-dependence (41_kernel_rank §10)")
+FIRST_ORDER = FIRST_ORDER_WHY                       # the same reason as 41_kernel_rank §10's
 ALPHA, FAMILY = 1e-2, .05   # the counts' stated over-count level; the family-wise level of every multi-cell test
 
 @THEOREM.claims('cell', name='cells')
