@@ -505,7 +505,7 @@ def noisy_static_claims(static:list, scale:str) -> list:
                       'static map reaches the Bayes risk: RSS/σ² = (n − p)L d_v within 3 s.d. of its χ² law '
                       '(joint over the teachers)',
                       jointly_within(z).holds, 'z per teacher ' + ', '.join(f'{x:+.2f}' for x in z)
-                      + f' (joint bound {jointly_within(z).bound:.2f} over {len(z)} teachers)'),
+                      + f' ({jointly_within(z).summary()})'),
                 claim(f'noisy/{slug(name)}/reads_k', f'{name}, noisy: every count whose threshold clears the '
                       f'estimate\'s noise edge reads k{" through softmax" + chr(39) + "s inverse" if inv else ""}',
                       all(r is not None for r in rd) and len(sure) > 0 and all(r[e] == k for r in rd for e in sure),
@@ -596,7 +596,7 @@ def structure_claims(static:list, scale:str, control:float=.5) -> list:
         out.append(claim(f'{slug(name)}/exchangeable', f'{name}: M̂ = aI + b(11ᵀ − I) up to estimation noise '
                          f'(|‖rest‖²/noise² − 1| ≤ {j.bound:.2f} s.d. = {j.bound * sd:.3f}, joint over the teachers)',
                          j.holds,
-                         'ratios ' + per_teacher(ms, lambda m: round(m['structure_ratio'], 2))))
+                         'ratios ' + per_teacher(ms, lambda m: round(m['structure_ratio'], 2)) + f'; {j.summary()}'))
     counts = ('numerical 1e-3', 'numerical 1e-2', 'Gavish–Donoho')    # the thresholded counts
     both = lambda m, p: [m['raw']] + ([m['inverse']] if p[0] == 'softmax' else [])     # raw, and softmax⁻¹
     read = {name: sorted({r[e] for m in st[p] for r in both(m, p) if r is not None for e in counts})
@@ -610,7 +610,7 @@ def structure_claims(static:list, scale:str, control:float=.5) -> list:
     out.append(claim('R3/b_zero', 'R3: the off-diagonal value b is 0 (linear attention: K = I ⊗ C), within 3 s.e. '
                      '(joint over the teachers)', jointly_within(zb).holds,
                      '|b|/a ' + per_teacher(ms, lambda m: f"{abs(m['b']) / abs(m['a']):.4f}") +
-                     '; b/s.e. ' + '·'.join(f"{x:+.2f}" for x in zb) + f' (bound {jointly_within(zb).bound:.2f})'))
+                     '; b/s.e. ' + '·'.join(f"{x:+.2f}" for x in zb) + f' ({jointly_within(zb).summary()})'))
     ctl = [m for ms in [st[('linear', control, 1)]] + [st[('softmax', control, b)] for b in betas] for m in ms]
     out.append(claim('control', f'control: at γ = {control} (positions break exchangeability) the same test '
                      'rejects the form', all(m['structure_ratio'] > bound for m in ctl),
@@ -672,11 +672,12 @@ def gamma_peak_claims(static:list, scale:str) -> list:
     S, out = ladder_sizes(scale), []
     ms = gamma_curves(static, 'linear', 1, S['gammas'])['metrics']
     j = jointly_within([(m['unexplained'] - m['exact_unexplained']) / m['se'] if m['se'] > 0 else math.nan
-                        for row in ms for m in row])                   # γ = 0: u = 0 exactly, no s.e.: not judged
+                        for row in ms for m in row], judged=[g > 0 for g in S['gammas'] for m in ms[0]],
+                       groups=[t for g in S['gammas'] for t in range(len(ms[0]))])   # a teacher's γ's share its draws
     out.append(claim('linear/a_closed_form', 'γ rung, linear: u(γ) agrees with its closed form [γ(1−γ)b + γ²(c − k)]/'
                      '[(1−γ)²a + γ(1−γ)(b + 2e) + γ²c] within 3 s.e. at every γ, every teacher (joint over the cells)',
-                     j.holds, f'largest |measured − closed form|/s.e. {j.worst:.2f} against {j.bound:.2f} over '
-                     f'{j.cells} (γ, teacher) cells'))
+                     j.holds, f'(γ, teacher) cells, |measured − closed form|/s.e.: {j.summary()} (γ = 0: u = 0 '
+                     'exactly, degenerate)'))
     peaks = [linear_share_peak(linear_share_terms(rung_task('linear', S['L'], S['d'], S['k'], 1., 1., t)))
              for t in S['teacher_seeds']]
     grid = [unimodal_peak([row[t]['unexplained'] for row in ms], S['gammas'])[0] for t in range(len(ms[0]))]
@@ -866,10 +867,11 @@ def length_claims(length:list, bias:list, static:list, scale:str) -> list:
         c = r['config']; ln.setdefault((c['kind'], c['beta'], c['L']), []).append(r['metrics'])
     Ls = sorted({L for _, _, L in ln})
     lin = [ln[('linear', 1, L)] for L in Ls]
-    jd = jointly_within([(m['unexplained'] - m['exact_unexplained']) / m['se'] for ms in lin for m in ms])
+    jd = jointly_within([(m['unexplained'] - m['exact_unexplained']) / m['se'] for ms in lin for m in ms],
+                        groups=[t for ms in lin for t in range(len(ms))])     # one seed per teacher at every L
     out.append(claim('linear/closed_form', 'linear attention: the estimated population share agrees with the '
                      'closed form within 3 s.e. (every L, teacher; joint over the cells)', jd.holds,
-                     f'largest |estimate − exact|/s.e. {jd.worst:.2f} against {jd.bound:.2f} over {jd.cells} cells'))
+                     f'|estimate − exact|/s.e.: {jd.summary()}'))
     drop = [(a['unexplained'] - b['unexplained']) / (a['se'] ** 2 + b['se'] ** 2) ** .5
             for ms1, ms2 in zip(lin, lin[1:]) for a, b in zip(ms1, ms2)]
     out.append(claim('linear/share_falls', 'linear attention: the estimated share falls with L for every teacher '
@@ -888,7 +890,7 @@ def length_claims(length:list, bias:list, static:list, scale:str) -> list:
                      'sharper the softmax, the less a static map explains)', inc, f'at the largest L: {last}'))
     pop = {(r['config']['kind'], r['config']['teacher_seed']): r['metrics'] for r in static
            if r['config']['gamma'] == 1 and r['config']['beta'] == 1 and not r['config'].get('noise_share')}
-    zs, kh = [], []
+    zs, kh, grp = [], [], []
     for r in bias:
         c, m = r['config'], r['metrics']
         s, p = pop[(c['kind'], c['teacher_seed'])], m['p']
@@ -896,11 +898,12 @@ def length_claims(length:list, bias:list, static:list, scale:str) -> list:
         for f in m['fits']:
             infl = 1 + m['kappa_h'] * p / (f['n'] - p - 1)           # the sandwich: residuals depend on x
             zs.append((f['heldout'] - s['unexplained'] * infl) / (f['se'] ** 2 + (s['se'] * infl) ** 2) ** .5)
+            grp.append(c['teacher_seed'])                 # a seed's n's share its test set and its population u
+    ji = jointly_within(zs, groups=grp)
     out.append(claim('ls_inflation', 'the held-out LS error is the population share inflated by 1 + κ_h p/(n − p − 1), '
                      'κ_h = E‖x‖²‖e‖²/(p E‖e‖²) the heteroscedastic (sandwich) factor (within 3 s.e., R3 and R4, every '
-                     'teacher and n; joint over the cells)', jointly_within(zs).holds,
-                     f'largest |z| {jointly_within(zs).worst:.2f} against {jointly_within(zs).bound:.2f} over '
-                     f'{len(zs)} cells; κ_h {min(kh):.4f}–{max(kh):.4f}'))
+                     'teacher and n; joint over the cells)', ji.holds,
+                     f'{ji.summary()}; κ_h {min(kh):.4f}–{max(kh):.4f}'))
     return out
 
 # %% ../nbs/20_ladder.ipynb #15357c3c

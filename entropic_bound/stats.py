@@ -11,7 +11,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
-           'Joint', 'jointly_within', 'binomial_tail']
+           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -116,18 +116,45 @@ def family_z(cells:int, # number of cells the claim asserts at once
 
 # %% ../nbs/08_stats.ipynb #dbc419a7
 class Joint(NamedTuple):
-    "A joint agreement verdict: whether every judged |z| ≤ bound, the bound family_z(cells), cells, the largest |z|."
-    holds:bool; bound:float; cells:int; worst:float
+    "A joint agreement verdict: both rules hold over the judged cells and none of them is missing."
+    holds:bool; bound:float; cells:int; worst:float  # verdict; per-cell bound; cells judged; largest |z|
+    pooled:float=math.nan; pooled_bound:float=math.nan  # the pooled z and its bound (NaN: pooled rule not applied)
+    missing:int=0; excluded:int=0  # cells of the family with no finite z; cells left out by the caller's mask
 
-def jointly_within(z, # z-scores of the cells the verdict is taken over (NaN: a cell not judged)
-                   alpha:float=.0027, # joint two-sided false-alarm rate
+    def summary(self) -> str:
+        "The verdict's numbers in words, with the missing and excluded counts."
+        s = f'largest |z| {self.worst:.2f} against {self.bound:.2f} over {self.cells} cells'
+        if not math.isnan(self.pooled): s += f'; pooled z {self.pooled:+.2f} against ±{self.pooled_bound:.2f}'
+        if self.missing: s += f'; {self.missing} cells MISSING (no finite z)'
+        return s + (f'; {self.excluded} cells excluded' if self.excluded else '')
+
+def pooled_z(z, # finite z-scores
+             groups=None, # a label per cell: cells of one group may be correlated, groups independent (None: all)
+            ) -> float:
+    "Σz/√(Σ_g n_g²): N(δ√N, 1) for N independent cells of common bias δ; under H0 variance ≤ 1 for any groups."
+    z = np.asarray(z, float).ravel()
+    n = np.ones(len(z)) if groups is None else np.unique(np.asarray(groups).ravel(), return_counts=True)[1]
+    return float(z.sum() / np.sqrt((n.astype(float) ** 2).sum()))
+
+def jointly_within(z, # z-scores of the cells the claim asserts (non-finite inside `judged`: missing)
+                   alpha:float=.0027, # joint two-sided false-alarm rate of the whole verdict
+                   judged=None, # mask of the cells in the family (None: every cell); the caller says why others are out
+                   groups=None, # a label per cell for the pooled rule (cells sharing data); None: independent cells
+                   pooled:bool=True, # also test the mean z (a common bias); False where none can exist by construction
                   ) -> Joint:
-    "Every judged cell's |z| within the Bonferroni bound of the family (its size: the finite z's); no cell: fails."
-    a = np.abs(np.asarray(z, float)).ravel()
-    a = a[~np.isnan(a)]
-    if not len(a): return Joint(False, math.nan, 0, math.nan)
-    b = family_z(len(a), alpha)
-    return Joint(bool((a <= b).all()), b, len(a), float(a.max()))
+    "Every judged |z| within the Bonferroni bound and the pooled z within its own, each at α/2; a missing cell fails."
+    z = np.asarray(z, float)
+    m = np.ones(z.shape, bool) if judged is None else np.broadcast_to(np.asarray(judged, bool), z.shape)
+    g = None if groups is None else np.broadcast_to(np.asarray(groups), z.shape)[m]
+    zj = z[m]; ok = np.isfinite(zj)
+    miss, excl = int((~ok).sum()), int((~m).sum())
+    if not ok.any(): return Joint(False, math.nan, 0, math.nan, missing=miss, excluded=excl)
+    a, level = zj[ok], alpha / 2 if pooled else alpha
+    b = family_z(len(a), level)
+    pz = pooled_z(a, None if g is None else g[ok]) if pooled else math.nan
+    pb = NormalDist().inv_cdf(1 - level / 2) if pooled else math.nan
+    holds = miss == 0 and bool((np.abs(a) <= b).all()) and (not pooled or abs(pz) <= pb)
+    return Joint(holds, b, len(a), float(np.abs(a).max()), pz, pb, miss, excl)
 
 # %% ../nbs/08_stats.ipynb #99992721
 def binomial_tail(x:int, # observed count
