@@ -36,7 +36,7 @@ def linear_attention_bound(task:AttentionTask, # a linear attention teacher with
                            seed:int=1,
                            se:bool=False, # also return the Monte-Carlo standard error of the ratio
                           ) -> float|tuple:
-    "Relative lower bound E τ_r(Ĉ^½ W Ĉ W_V) / E ‖Ĉ^½ W Ĉ W_V‖² on the excess of any linear head of dimension r."
+    "Relative lower bound E τ_r(Ĉ^½ W Ĉ W_V) / E ‖Ĉ^½ W Ĉ W_V‖² on the excess of a linear head of dimension r."
     if task.kind != 'linear' or task.gamma != 1:
         raise ValueError("task: the bound is derived for linear attention with gamma = 1")
     X, _ = task.sample(n, seed=seed, dtype=torch.float64, noiseless=True)
@@ -180,8 +180,10 @@ def capacity_table(records:list, # capacity records
                                  bound=m['bound'][t][i] if m['bound'] else float('nan')))
     return pd.DataFrame(rows)
 
-@THEOREM.figure('attention_rank_capacity', 'capacity')
-def capacity_figure(records:list):
+@THEOREM.figure('attention_rank_capacity', 'capacity', 'capacity_restarts')
+def capacity_figure(records:list, # capacity records
+                    restarts:list=(), # capacity_restarts records (more restarts at r = k, drawn as +)
+                   ):
     "Relative excess against head dimension, one panel per (d, k), every class, β, teacher and restart."
     import numpy as np, matplotlib.pyplot as plt
     panels = sorted({(r['config']['d'], r['metrics']['k']) for r in records})
@@ -191,11 +193,16 @@ def capacity_figure(records:list):
     for ax, (d, k) in zip(axs[0], panels):
         for j, (cls, beta) in enumerate(groups):
             lab = 'linear' if cls == 'linear' else f'softmax β={beta:g}'
+            col = f'C{(0, 1, 2, 4, 5, 6)[j]}'
+            for rec in restarts:
+                c, m = rec['config'], rec['metrics']
+                if (c['kind'], c['beta'], c['d'], m['k']) != (cls, beta, d, k): continue
+                x = np.array([r for r, _, _ in m['slots']]) + (j - 1.5) * .07
+                ax.plot(x, np.clip(m['relative'], 1e-14, None), '+', c=col, ms=5)
             for rec in records:
                 c, m = rec['config'], rec['metrics']
                 if (c['kind'], c['beta'], c['d'], m['k']) != (cls, beta, d, k): continue
                 x = np.array([r for r, _, _ in m['slots']]) + (j - 1.5) * .07
-                col = f'C{(0, 1, 2, 4, 5, 6)[j]}'
                 ax.plot(x, np.clip(m['relative'], 1e-14, None), 'o', c=col, mfc='none', ms=4, label=lab)
                 if m['bound']:
                     ax.plot(c['ranks'], np.clip(np.mean(m['bound'], 0), 1e-14, None), '-', c=col, lw=1,
@@ -205,7 +212,8 @@ def capacity_figure(records:list):
         ax.axhline(DEFICIENT, c='gray', ls=':', lw=.8); ax.axhline(ACHIEVED, c='gray', ls='--', lw=.8)
         ax.set(xlabel='head dimension r', yscale='log', ylim=(1e-14, 1.5), title=f'd = {d}, k = {k}')
     axs[0, 0].set_ylabel('relative excess (held out)'); axs[0, 0].legend(fontsize=7, loc='lower left')
-    fig.suptitle('every teacher × restart (o); linear lower bound (—); 1% (⋯) and 1e-3 (--)', fontsize=9)
+    fig.suptitle('every teacher × restart (o; more restarts at r = k: +); linear lower bound (—); 1% (⋯) and 1e-3 (--)',
+                 fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -245,8 +253,8 @@ def capacity_claims(records:list, # capacity records
                                 f'cell ≥ {AGREE_M} restarts agree with the best within {AGREE_Z:g} Monte-Carlo SE',
                                 bool(below.reached.all()), f"agreeing/restarts per teacher: {_counts(below)}"))
         claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability: at r = k every teacher reaches '
-                            f'relative excess ≤ {ACHIEVED:g}, and the optimum is reached (≥ {AGREE_M} restarts reach '
-                            'it)', bool((at.best <= ACHIEVED).all() and at.reached.all()),
+                            f'relative excess ≤ {ACHIEVED:g}, and the optimum is reached (≥ {AGREE_M} restarts '
+                            'reach it)', bool((at.best <= ACHIEVED).all() and at.reached.all()),
                             f"reaching/restarts per teacher: {_counts(at)}; largest best {at.best.max():.1e}; "
                             f"spread {min(at.runs.sum()):.1e}–{max(at.runs.sum()):.1e}"))
         mins = [int(tt[tt.best <= ACHIEVED].r.min()) if (tt.best <= ACHIEVED).any() else None
@@ -590,10 +598,10 @@ def recovery_figure(records:list):
     axs[0, 0].set_ylabel('direction strength'); fig.tight_layout()
     return fig
 
-UNRESOLVED = ("at the quick scale (d = 8, L = 16) the depth-3 law itself puts linear attention's three escapes within "
-              "each other's tolerance (its O(1/L) Kronecker coupling speeds the weaker directions up once W_V has grown): "
-              "no pair is resolved, so incremental learning is not shown there; the paper scale resolves pairs for 4 of "
-              "5 teachers (§ Recovery, 'Order'; § At the paper scale)")
+UNRESOLVED = ("at the quick scale (d = 8, L = 16) the depth-3 law itself puts linear attention's three escapes "
+              "within each other's tolerance (its O(1/L) Kronecker coupling speeds the weaker directions up once W_V "
+              "has grown): no pair is resolved, so incremental learning is not shown there; the paper scale resolves "
+              "pairs for 4 of 5 teachers (§ Recovery, 'Order'; § At the paper scale)")
 
 def law_claims(rec:dict) -> list:
     "Each direction's escape step against its class's law; the order of resolved pairs; linear: the depth-2 law fails."
@@ -618,9 +626,9 @@ def law_claims(rec:dict) -> list:
                  f"{dev.tolist()}; e-folds {tab.efold.round(1).tolist()}{extra}")]
     res, unres = resolved_pairs(tab)
     right = [np.sign(b.measured - a.measured) == np.sign(b.predicted - a.predicted) for *_, a, b in res]
-    out.append(claim(f'{at}/order', f'{tag}: incremental learning, strongest first: some pair of directions is resolved '
-                     '(predicted gap > the sum of both tolerances), and on every resolved pair the stronger escapes '
-                     'first, as predicted', bool(res) and all(right) and all(b.predicted > a.predicted
+    out.append(claim(f'{at}/order', f'{tag}: incremental learning, strongest first: some pair of directions is '
+                     'resolved (predicted gap > the sum of both tolerances), and on every resolved pair the stronger '
+                     'escapes first, as predicted', bool(res) and all(right) and all(b.predicted > a.predicted
                                                                           for *_, a, b in res),
                      f"resolved (teacher, i, j) {[p[:3] for p in res]}; unresolved {[p[:3] for p in unres]}",
                      **(dict(expect={'quick': False}, why=UNRESOLVED) if c['kind'] == 'linear' else {})))
