@@ -11,7 +11,7 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
-           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail']
+           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'ratio_of_means', 'agreeing', 'restarts_needed']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -169,3 +169,36 @@ def binomial_tail(x:int, # observed count
           + (n - j) * math.log1p(-p) for j in range(x, n + 1)]
     m = max(lt)
     return min(1., math.exp(m) * sum(math.exp(t - m) for t in lt))
+
+# %% ../nbs/08_stats.ipynb #fab332fc
+def ratio_of_means(a, # numerators, samples on the last axis (..., n)
+                   b, # denominators (..., n), same shape
+                  ) -> tuple:
+    "Σa/Σb over the last axis and its delta-method standard error: (ratio, s.e.), each of shape (...)."
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.shape != b.shape or a.shape[-1] < 2:
+        raise ValueError(f"a and b must share a shape with ≥ 2 samples on the last axis, got {a.shape}, {b.shape}")
+    r = a.sum(-1) / b.sum(-1)
+    return r, (a - r[..., None] * b).std(-1, ddof=1) / (b.mean(-1) * math.sqrt(a.shape[-1]))
+
+def agreeing(values, # estimates of one minimum, one per restart (R,)
+             ses, # their standard errors (R,)
+             z:float=3., # standard errors of tolerance
+            ) -> int:
+    "How many estimates lie within z combined standard errors of the smallest (the smallest included)."
+    v, s = np.asarray(values, float), np.asarray(ses, float)
+    if v.shape != s.shape or v.ndim != 1 or not len(v): raise ValueError("values and ses must be 1-d of one length")
+    i = int(v.argmin())
+    return int((v - v[i] <= z * np.sqrt(s ** 2 + s[i] ** 2)).sum())
+
+def restarts_needed(p_stall:float, # probability that one run stalls
+                    cells:int, # independent problems the restarts are spent on
+                    delta:float=.05, # family error: chance that some cell has fewer than m good restarts
+                    m:int=2, # good restarts each cell needs
+                   ) -> int:
+    "Fewest restarts R with cells · P(fewer than m of R reach the optimum) ≤ delta (a union bound)."
+    if not 0 < p_stall < 1: raise ValueError(f"p_stall must be in (0, 1), got {p_stall}")
+    if cells < 1 or m < 1 or not 0 < delta < 1: raise ValueError("cells and m must be ≥ 1 and delta in (0, 1)")
+    R = m
+    while cells * sum(math.comb(R, j) * (1 - p_stall) ** j * p_stall ** (R - j) for j in range(m)) > delta: R += 1
+    return R
