@@ -219,9 +219,10 @@ def capacity_figure(records:list, # capacity records
     fig.tight_layout()
     return fig
 
-NOT_RUN = ("the supplementary sweep capacity_restarts (restarts at r = k; the Monte-Carlo SE that judges agreement "
-           "below k) was not run for this config (the paper scale's k = 5 spectrum, lock budget): one Adam run per "
-           "teacher at r = k cannot show the optimum reached (THEORY §4, corrected; § At the paper scale)")
+NOT_RUN = ("one Adam run per teacher at r = k: the supplementary sweep capacity_restarts was not run for this config "
+           "(the paper scale's k = 5 spectrum), so a run at ≤ 1e-3 is a witness that the infimum 0 is attained, but "
+           "reproducibility over restarts is not asserted and agreement below k (which needs its SE) is not judged "
+           "(§ At the paper scale)")
 
 def _counts(g:'pd.DataFrame') -> str:
     "Restarts agreeing (r < k) or reaching 1e-3 (r ≥ k) over restarts, per teacher, one list per r."
@@ -242,7 +243,7 @@ def capacity_claims(records:list, # capacity records
         below, at = g[g.r < k], g[g.r == k]
         nt, R = g.teacher.nunique(), int(below.restarts.min())
         agree = f"restarts agree within a relative {(below.worst / below.best - 1).max():.1e}"
-        one = {} if (at.restarts > 1).all() else dict(expect=False, why=NOT_RUN)    # no capacity_restarts record
+        rerun = bool((at.restarts > 1).all())       # a capacity_restarts record exists for this config
         if cls == 'linear':
             claims.append(claim(f'{slug(tag)}/deficiency', f'{tag}: deficiency proved: the per-sample Eckart–Young '
                                                            f'lower bound is '
@@ -256,15 +257,19 @@ def capacity_claims(records:list, # capacity records
                                 f'{R} Adam restarts > {DEFICIENT:g} on all {nt} teachers (an upper bound on the '
                                 'infimum, not a proof)', (below.best > DEFICIENT).all(),
                                 f"smallest best-of-restarts {below.best.min():.3g}; {agree}"))
-            claims.append(claim(f'{slug(tag)}/agreement', f'{tag}: the optimum below k is reached: in every r < k '
-                                f'cell ≥ {AGREE_M} restarts agree with the best within {AGREE_Z:g} Monte-Carlo SE',
-                                bool(below.reached.all()), f"agreeing/restarts per teacher: {_counts(below)}",
-                                **one))
-        claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability: at r = k every teacher reaches '
-                            f'relative excess ≤ {ACHIEVED:g}, and the optimum is reached (≥ {AGREE_M} restarts '
-                            'reach it)', bool((at.best <= ACHIEVED).all() and at.reached.all()),
-                            f"reaching/restarts per teacher: {_counts(at)}; largest best {at.best.max():.1e}; "
-                            f"spread {min(at.runs.sum()):.1e}–{max(at.runs.sum()):.1e}", **one))
+            if rerun: claims.append(claim(f'{slug(tag)}/agreement', f'{tag}: the optimum below k is reached: in '
+                                          f'every r < k cell ≥ {AGREE_M} restarts agree with the best within '
+                                          f'{AGREE_Z:g} Monte-Carlo SE', bool(below.reached.all()),
+                                          f"agreeing/restarts per teacher: {_counts(below)}"))
+        if rerun: claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability: at r = k every teacher '
+                                      f'reaches relative excess ≤ {ACHIEVED:g}, and the optimum is reached '
+                                      f'(≥ {AGREE_M} restarts reach it)',
+                                      bool((at.best <= ACHIEVED).all() and at.reached.all()),
+                                      f"reaching/restarts per teacher: {_counts(at)}; largest best "
+                                      f"{at.best.max():.1e}; spread {min(at.runs.sum()):.1e}–{max(at.runs.sum()):.1e}"))
+        else: claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability witnessed: at r = k every '
+                                  f'teacher reaches relative excess ≤ {ACHIEVED:g} ({NOT_RUN})',
+                                  bool((at.best <= ACHIEVED).all()), f"largest {at.best.max():.1e}"))
         mins = [int(tt[tt.best <= ACHIEVED].r.min()) if (tt.best <= ACHIEVED).any() else None
                 for _, tt in g.groupby('teacher')]
         claims.append(claim(f'{slug(tag)}/capacity', f'{tag}: the smallest head dimension that training brings to ≤ '
