@@ -14,10 +14,11 @@ from .claims import claim
 from .theorem import Theorem
 
 # %% auto #0
-__all__ = ['N_LAYERS', 'N_HEADS', 'D_HEAD', 'D_MODEL', 'NAME', 'THEOREM', 'CORPUS', 'DRAWS', 'LENGTHS', 'WINDOWS', 'RANGE_WHY',
+__all__ = ['N_LAYERS', 'N_HEADS', 'D_HEAD', 'D_MODEL', 'NAME', 'THEOREM', 'CORPUS', 'DRAWS', 'LENGTHS', 'WINDOWS', 'PUBLISHED',
            'available', 'model_dir', 'load_minilm', 'loaded_minilm', 'state_dict', 'qk_kernels', 'measure_heads',
            'length_curve', 'minilm_configs', 'lengths_configs', 'minilm_experiment', 'lengths_experiment',
-           'heads_figure', 'draw_heads', 'lengths_figure', 'draw_lengths', 'below_random', 'real_heads_claims']
+           'heads_figure', 'draw_heads', 'lengths_figure', 'draw_lengths', 'below_random', 'real_heads_claims',
+           'published_comparison']
 
 # %% ../nbs/50_real_heads.ipynb #8f7419d7
 N_LAYERS, N_HEADS, D_HEAD, D_MODEL = 6, 12, 32, 384
@@ -157,12 +158,9 @@ def heads_figure(records:list):
     return draw_heads(records[0]['metrics'])
 
 def draw_heads(res:dict):
-    "Per layer, every head's 90% count (fraction of d_head) in a `measure_heads` result, with the causal-LM bands."
+    "Per layer, every head's 90% count (fraction of d_head) in a `measure_heads` result."
     fig = heads.draw_model_heads(res)
-    a0, a1, a2 = fig.axes
-    for ax in (a0, a1): ax.axhspan(38 / 128, 75 / 128, color='C2', alpha=.12, label='causal LMs: kernel 90%')
-    a2.axhspan(2 / 128, 11 / 64, color='C2', alpha=.12, label='causal LMs: field 90%')
-    for ax in fig.axes: ax.legend(fontsize=6, loc='upper right' if ax is a2 else 'lower left')
+    for ax in fig.axes: ax.legend(fontsize=6, loc='upper right' if ax is fig.axes[-1] else 'lower left')
     return fig
 
 @THEOREM.figure('real_heads_lengths', 'lengths')
@@ -183,7 +181,6 @@ def draw_lengths(curve:dict):
     med = np.median(rd.reshape(*rd.shape[:2], -1), -1) / dh                                 # (lengths, draws)
     a.fill_between(n, med.min(1), med.max(1), color='C3', alpha=.3)
     a.plot(n, np.median(med, 1), 's-', color='C3', label=f'random Q/K (min–max of {rd.shape[1]} draws)')
-    a.axhspan(2 / 128, 11 / 64, color='C2', alpha=.12, label='causal LMs: field 90%')
     a.set(xscale='log', xlabel='tokens per text', ylabel='field 90% components / d_head',
           title='energy field vs length')
     a.set_xticks(n, [str(v) for v in n]); a.minorticks_off(); a.legend(fontsize=7)
@@ -203,10 +200,6 @@ def below_random(learned, # readings of the learned heads, any shape
     a, r = np.asarray(learned, dtype=float).ravel(), np.asarray(random, dtype=float).ravel()
     p5 = np.percentile(r, 5)
     return float(np.median(a)), float(p5), float((a < p5).mean())
-
-RANGE_WHY = ("a comparison of descriptions, not a test: the causal-LM ranges of arXiv 2604.04384 are empirical "
-             "findings for decoders with d_head 64–128, not predictions of the theory (§ Verdicts; THEORY §6, "
-             "corrected)")
 
 @THEOREM.claims('minilm', 'lengths', name='heads')
 def real_heads_claims(minilm:list, # the `minilm` sweep's records (one)
@@ -229,21 +222,10 @@ def real_heads_claims(minilm:list, # the `minilm` sweep's records (one)
                      'raw coordinates (gap of median 90% counts, fraction of d_head)',
                      gap['kernel_metric'] > gap['kernel_raw'],
                      f"gap {gap['kernel_raw']:.2f} raw, {gap['kernel_metric']:.2f} metric"))
-    k_raw, k_met = med(L['kernel_raw']['e90']) / dh, med(L['kernel_metric']['e90']) / dh
-    out.append(claim('kernel_raw/causal_lm_range', 'as published (a kernel read off the weights: raw coordinates), '
-                     'the learned kernels lie in the causal-LM range 0.30–0.60 of d_head at the median',
-                     .30 <= k_raw <= .60, f"median {k_raw:.2f} raw; {k_met:.2f} in the hidden-state metric",
-                     expect=False, why=RANGE_WHY))
-    kw = [med(x) / dh for x in curve['metric_e90']]
-    out.append(claim('kernel_metric/causal_lm_range', "in the hidden-state metric the learned kernels lie in the "
-                     "causal-LM range 0.30–0.60 of d_head at the median, on the shipped sentences and on the prose "
-                     "windows of every length", .30 <= k_met <= .60 and all(.30 <= v <= .60 for v in kw),
-                     f"sentences {k_met:.3f}; windows " + ', '.join(f"{k}: {v:.3f}" for k, v in zip(n, kw)),
-                     expect=False, why=RANGE_WHY))
     return out + _field_claims(res, curve)
 
 def _field_claims(res:dict, curve:dict) -> list:
-    "The energy field's claims: below the kernels and the random maps, its growth with length, the published range."
+    "The energy field's claims: below the kernels and the random maps, its growth with length."
     L, R, n, dh = res['learned'], res['random'], curve['lengths'], res['d_head']
     med = lambda x: float(np.median(x))
     out = []
@@ -265,14 +247,6 @@ def _field_claims(res:dict, curve:dict) -> list:
     out.append(claim('field/below_random_every_length', 'at every length the learned field reads fewer components '
                      'than the random maps (medians)', all(a < b for a, b in zip(fm, rm)),
                      ', '.join(f"{k}: {a:g} < {b:g}" for k, a, b in zip(n, fm, rm))))
-    c, lo, hi = med(L['field']['e90']) / dh, min(res['lengths']), max(res['lengths'])
-    out.append(claim('field/causal_lm_range_sentences', "on the shipped sentences the field's median 90% fraction "
-                     "lies in the causal-LM range (≤ 11/64 = 0.17 of d_head)", c <= 11 / 64,
-                     f"median {c:.2f} at {lo}–{hi} tokens"))
-    ok = [k for k, v in zip(n, fm) if v / dh <= 11 / 64]
-    out.append(claim('field/causal_lm_range_every_length', "the field's median 90% fraction lies in the causal-LM "
-                     "range (≤ 0.17 of d_head) at every measured length", len(ok) == len(fm),
-                     f"in range at {ok} tokens; {fm[-1] / dh:.2f} at {n[-1]}", expect=False, why=RANGE_WHY))
     ko = [med(x) for x in curve['keyonly']]
     out.append(claim('field/keyonly_falls', "the key-only (column-mean) share of the field's energy is smaller at "
                      "the longest length than at the shortest", ko[-1] < ko[0],
@@ -280,3 +254,22 @@ def _field_claims(res:dict, curve:dict) -> list:
     return out
 
 
+
+# %% ../nbs/50_real_heads.ipynb #73ef55d3
+PUBLISHED = dict(source='arXiv 2604.04384 (causal LMs, d_head 64–128)', field_e90=(2, 11), kernel_e90=(38, 75))
+
+def published_comparison(res:dict, # a `measure_heads` result (the shipped sentences)
+                         curve:dict, # a `length_curve` result (the prose windows)
+                        ) -> 'pd.DataFrame':
+    "MiniLM's median 90%-energy counts (absolute, of d_head 32) per text set, beside the published ranges: descriptions."
+    import pandas as pd
+    med = lambda x: float(np.median(x))
+    lo, hi = min(res['lengths']), max(res['lengths'])
+    rows = [dict(texts=f'shipped sentences ({lo}–{hi} tokens)', field_e90=med(res['learned']['field']['e90']),
+                 kernel_raw_e90=med(res['learned']['kernel_raw']['e90']),
+                 kernel_metric_e90=med(res['learned']['kernel_metric']['e90']))]
+    rows += [dict(texts=f'prose windows of {n} tokens', field_e90=med(f), kernel_metric_e90=med(k))
+             for n, f, k in zip(curve['lengths'], curve['field_e90'], curve['metric_e90'])]
+    rows.append(dict(texts=PUBLISHED['source'], field_e90='%d–%d' % PUBLISHED['field_e90'],
+                     kernel_raw_e90='%d–%d of 64–128' % PUBLISHED['kernel_e90']))
+    return pd.DataFrame(rows)
