@@ -10,16 +10,21 @@ import numpy as np, torch
 from .spectra import as_matrix, gd_lambda, numerical_rank
 
 # %% auto #0
-__all__ = ['METHODS', 'MAX_GRAM_BYTES', 'DRAW_BYTES', 'SOFTMAX_MIN_TOKENS', 'FIRST_ORDER_WHY', 'token_span', 'Fits',
-           'per_sequence_fits', 'block_weights', 'NoiseModel', 'gaussian_noise', 'wild_noise', 'known_value_kernel',
-           'KernelRank', 'kernel_rank_readings', 'recover_kernel_rank', 'stacked_fits', 'StackMoments', 'stack_moments',
-           'Floors', 'detectability_floors', 'predicted_floor']
+__all__ = ['METHODS', 'MAX_GRAM_BYTES', 'DRAW_BYTES', 'SOFTMAX_MIN_TOKENS', 'SOFTMAX_MEASURED', 'FIRST_ORDER_WHY',
+           'CalibrationWarning', 'token_span', 'Fits', 'per_sequence_fits', 'block_weights', 'NoiseModel',
+           'gaussian_noise', 'wild_noise', 'known_value_kernel', 'KernelRank', 'kernel_rank_readings',
+           'recover_kernel_rank', 'stacked_fits', 'StackMoments', 'stack_moments', 'Floors', 'detectability_floors',
+           'predicted_floor']
 
 # %% ../nbs/41_kernel_rank.ipynb #772e4e08
 METHODS = ('calibrated', 'edge', 'gd')   # the default first; 'edge' and 'gd' are the earlier counts, for comparison
 MAX_GRAM_BYTES = 2 ** 30                 # the known-value-map normal equations (d² × d² float64) must fit in 1 GiB
 DRAW_BYTES = 2 ** 26                     # memory of one chunk of Monte Carlo noise draws (64 MiB)
 SOFTMAX_MIN_TOKENS = 2                   # kind='softmax', method='calibrated' is calibrated for L ≥ 2d (§4)
+SOFTMAX_MEASURED = dict(d=(4, 32), n=(16, 128), tokens_per_d=(2, 8))   # §8 measured the softmax count here (ranges)
+
+class CalibrationWarning(UserWarning):
+    "A softmax count read outside the (d, n, L) ranges where §8 measured its over-count rate."
 
 # %% ../nbs/41_kernel_rank.ipynb #c638a8ee
 def _real_tensor(M, name:str):
@@ -389,8 +394,17 @@ def _as_result(read:dict, method:str, kind:str, alpha:float, U:torch.Tensor, noi
                       read.get('edge', float('nan')), sub, noise_model)
 
 # %% ../nbs/41_kernel_rank.ipynb #e6c6b0c7
-def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods):
-    "What kind='softmax' refuses: W_V, sigma, and a calibrated reading with fewer than 2d tokens per sequence."
+def _outside_measured(n:int, L:int, r:int) -> list:
+    "Which of d, n, L/d lie outside SOFTMAX_MEASURED's ranges (empty inside), as phrases for a warning."
+    got, out = dict(d=r, n=n, tokens_per_d=L / r), []
+    for key, (lo, hi) in SOFTMAX_MEASURED.items():
+        if not lo <= got[key] <= hi:
+            out.append(f"L = {L} = {L / r:.3g}d (measured {lo}d to {hi}d)" if key == 'tokens_per_d' else
+                       f"{key} = {got[key]} (measured {lo} to {hi})")
+    return out
+
+def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None):
+    "What kind='softmax' refuses (W_V, sigma, a calibrated reading below L = 2d) and warns of (outside §8's ranges)."
     if kind != 'softmax': return
     if W_V is not None:
         raise ValueError("W_V is not used for kind='softmax' (softmax outputs are not linear in the kernel): drop "
@@ -405,6 +419,14 @@ def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods):
                          "stand in for the noise and the over-count rate is not controlled. Give longer sequences "
                          "(or windows of ≥ 2d tokens), or pass method='edge' or 'gd' for a reading without a "
                          "calibrated over-count rate")
+    out = _outside_measured(n, L, r) if 'calibrated' in methods and n is not None else []
+    if out:
+        warnings.warn(f"kind='softmax': {', '.join(out)} {'lie' if len(out) > 1 else 'lies'} outside the ranges "
+                      "where the calibrated count's over-count rate was measured (41_kernel_rank §8: at most "
+                      "alpha there, within the power stated); the count is returned, its over-count rate here is "
+                      "not measured. Read windows of 2d to 8d tokens, or subsets of at most 128 sequences, to stay "
+                      "inside them",
+                      CalibrationWarning, stacklevel=4)
 
 def _per_sequence_readings(P:dict, kind:str, alpha:float, draws:int, seed:int, methods) -> dict:
     "Every requested method's reading of the per-sequence stack, from one fit."
@@ -448,7 +470,7 @@ def kernel_rank_readings(X, # sequences (n, L, d)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
     P = _prepare(X, Y, sigma, W_V if kind == 'linear' else None)
-    _check_softmax(kind, sigma, W_V, P['X'].shape[1], P['X'].shape[2], methods)
+    _check_softmax(kind, sigma, W_V, P['X'].shape[1], P['X'].shape[2], methods, P['X'].shape[0])
     if P['zero']:
         r = P['X'].shape[2]
         zero = KernelRank(0, '', kind, torch.zeros(r, dtype=torch.float64), 0., torch.ones(r, dtype=torch.float64),
@@ -565,4 +587,3 @@ def predicted_floor(L:int, # tokens per sequence
 FIRST_ORDER_WHY = ("the first-order floor takes §7's Gaussian threshold, while the softmax count calibrates on a wild "
                    "bootstrap of each sequence's few residual degrees of freedom, whose null is heavier at small L "
                    "(41_kernel_rank §10, the wild bootstrap's own threshold; what remains with it is not derived)")
-
