@@ -22,18 +22,18 @@ THEOREM = Theorem('linear_bound', 'Theorem 1: the linear bound')
 
 # %% auto #0
 __all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'UNDER_MARGIN', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS',
-           'DATA_ONLY_PUBLISHED', 'UNDER_GRID', 'eckart_young_excess', 'static_teachers', 'population_steps',
-           'surplus_floor', 'population_configs', 'population_experiment', 'SpectrumRecords', 'by_spectrum',
-           'population_figure', 'population_claims', 'token_columns', 'least_squares_operator', 'whitened_operator',
-           'reduced_rank_fit', 'finite_sample_excess', 'top_noise_energy', 'noise_share', 'noiseless_shift',
-           'noiseless_tolerance', 'finite_configs', 'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure',
-           'finite_claims', 'trained_vs_closed_form', 'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims',
-           'half_limit_steps', 'growth_rate', 'predicted_learning_times', 'gd_configs', 'gd_experiment',
-           'best_scale_pass', 'gd_window', 'gd_figure', 'gd_claims', 'small_init_steps', 'large_init_steps',
-           'underdetermined_configs', 'underdetermined_experiment', 'Members', 'by_member', 'pooled_members',
-           'underdetermined_claims', 'recovery_sample_size', 'raw_noise_edge', 'raw_known_regime', 'data_only_configs',
-           'data_only_experiment', 'LengthRecords', 'by_length', 'data_only_table', 'data_only_figure', 'n50_line',
-           'n50_slope', 'n50_claims', 'data_only_claims', 'teacher_invariance_claims']
+           'eckart_young_excess', 'static_teachers', 'population_steps', 'surplus_floor', 'population_configs',
+           'population_experiment', 'SpectrumRecords', 'by_spectrum', 'population_figure', 'population_claims',
+           'token_columns', 'least_squares_operator', 'whitened_operator', 'reduced_rank_fit', 'finite_sample_excess',
+           'top_noise_energy', 'noise_share', 'noiseless_shift', 'noiseless_tolerance', 'finite_configs',
+           'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure', 'finite_claims', 'trained_vs_closed_form',
+           'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims', 'half_limit_steps', 'growth_rate',
+           'predicted_learning_times', 'gd_configs', 'gd_experiment', 'best_scale_pass', 'gd_window', 'gd_figure',
+           'gd_claims', 'small_init_steps', 'large_init_steps', 'underdetermined_configs', 'underdetermined_experiment',
+           'Members', 'by_member', 'pooled_members', 'underdetermined_claims', 'recovery_sample_size', 'raw_noise_edge',
+           'raw_known_regime', 'data_only_configs', 'data_only_experiment', 'LengthRecords', 'by_length',
+           'data_only_table', 'data_only_figure', 'n50_line', 'n50_slope', 'n50_claims', 'data_only_claims',
+           'teacher_invariance_claims']
 
 # %% ../nbs/10_linear_bound.ipynb #76dc3062
 def eckart_young_excess(task:StaticMixingTask, r:int) -> float:
@@ -720,12 +720,7 @@ _TEX = {'white_known': r'whitened $\hat MC^{1/2}$, known $\sigma$',
         'raw_known': r'raw $\hat M$, known $\sigma/\sqrt{nd}$', 'raw_median': r'raw $\hat M$, median form'}
 # × n₀ at every L and scale: the smallest 50% point measured is raw known-noise's ≈ 0.84 n₀ (→ 0.8 n₀ as L grows),
 # so three grid points lie below every estimator's own n₅₀; 0.4 n₀ d = 1.2 Lσ²/s² ≥ L for σ/s ≥ 1.
-# Except at L = 128 (paper only): its records keep the published grid 0.7–1.5 n₀, because the 0.4–2 grid takes
-# ≈ 16 min per L = 128 teacher on this machine and was not recomputed (declared, §4).
 DATA_ONLY_FACTORS = [.4, .6, .8, 1., 1.2, 1.4, 1.7, 2.]
-DATA_ONLY_PUBLISHED = {128: [.7, .85, 1., 1.15, 1.3, 1.5]}
-UNDER_GRID = ("at L = 128 the published grid 0.7–1.5 n₀ has one point below raw known-noise's n₅₀ ≈ 0.84 n₀; the "
-              "0.4–2 n₀ grid of L ≤ 64 was not recomputed at L = 128 (§4, the grid; § At the paper scale)")
 
 def data_only_configs(scale:str=None, device='cpu') -> list:
     "One config per (L, teacher): many data draws at n = DATA_ONLY_FACTORS × n₀."
@@ -735,7 +730,7 @@ def data_only_configs(scale:str=None, device='cpu') -> list:
     return [dict(L=L, d=D['d'], spectrum=spectrum, sigma=sigma, teacher_seed=t, draws=D['draws'],
                  device=str(device),
                  ns=[round(f * recovery_sample_size(L, D['d'], sigma, min(spectrum)))
-                     for f in DATA_ONLY_PUBLISHED.get(L, DATA_ONLY_FACTORS)])
+                     for f in DATA_ONLY_FACTORS])
             for L in D['Ls'] for t in range(D['teachers'])]
 
 @THEOREM.sweep('data_only', data_only_configs)
@@ -883,8 +878,7 @@ def data_only_claims(records:list) -> list:
               'at every such n (≥ 2 of them), every L', all(c['under'].values()) and min(nb.values()) >= 2,
               'n below n₅₀ per (L, estimator): ' + ', '.join(f'{L}/{k}: {v}' for (L, k), v in nb.items())
               + '; pairs not significantly under: '
-              + (', '.join(f'{L}/{k}' for (L, k), v in c['under'].items() if not v) or 'none'),
-              expect={'paper': False}, why=UNDER_GRID),
+              + (', '.join(f'{L}/{k}' for (L, k), v in c['under'].items() if not v) or 'none')),
         claim('no_overcount', f'no estimator over-counts at any measured n inside its regime (raw M̂ at known '
               f'σ/√(nd): nd > L/(1 − √3/2) ≈ 7.46L, where its threshold lies above its noise edge; the others: every '
               f'n, nd ≥ {nd_L:.1f}L): P(r̂ > r*) ≤ 1% at each n', max(c['over'].values()) <= .01,
