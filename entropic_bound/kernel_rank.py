@@ -4,14 +4,15 @@
 
 # %% ../nbs/41_kernel_rank.ipynb #b06fa3ab
 from __future__ import annotations
-import math, numbers, warnings
+import itertools, math, numbers, warnings
 from typing import NamedTuple
 import numpy as np, torch
 from .spectra import as_matrix, gd_lambda, numerical_rank
 
 # %% auto #0
-__all__ = ['METHODS', 'MAX_GRAM_BYTES', 'DRAW_BYTES', 'SOFTMAX_MIN_TOKENS', 'SOFTMAX_MEASURED', 'FIRST_ORDER_WHY',
-           'CalibrationWarning', 'token_span', 'Fits', 'per_sequence_fits', 'block_weights', 'NoiseModel',
+__all__ = ['METHODS', 'MAX_GRAM_BYTES', 'DRAW_BYTES', 'SOFTMAX_MIN_TOKENS', 'CONTROL_BASE', 'CONTROL_SWEEPS', 'SOFTMAX_MEASURED',
+           'FIRST_ORDER_WHY', 'CalibrationWarning', 'control_cells', 'null_configs', 'other_size_configs',
+           'wide_configs', 'measured_cells', 'token_span', 'Fits', 'per_sequence_fits', 'block_weights', 'NoiseModel',
            'gaussian_noise', 'wild_noise', 'known_value_kernel', 'KernelRank', 'kernel_rank_readings',
            'recover_kernel_rank', 'stacked_fits', 'StackMoments', 'stack_moments', 'Floors', 'detectability_floors',
            'predicted_floor']
@@ -21,10 +22,55 @@ METHODS = ('calibrated', 'edge', 'gd')   # the default first; 'edge' and 'gd' ar
 MAX_GRAM_BYTES = 2 ** 30                 # the known-value-map normal equations (d² × d² float64) must fit in 1 GiB
 DRAW_BYTES = 2 ** 26                     # memory of one chunk of Monte Carlo noise draws (64 MiB)
 SOFTMAX_MIN_TOKENS = 2                   # kind='softmax', method='calibrated' is calibrated for L ≥ 2d (§4)
-SOFTMAX_MEASURED = dict(d=(4, 32), n=(16, 128), tokens_per_d=(2, 8))   # §8 measured the softmax count here (ranges)
 
 class CalibrationWarning(UserWarning):
-    "A softmax count read outside the (d, n, L) ranges where §8 measured its over-count rate."
+    "A calibrated softmax count read at a (d, n, L) cell where §8's controls did not measure its over-count rate."
+
+# %% ../nbs/41_kernel_rank.ipynb #d981cb81
+CONTROL_BASE = dict(kind='linear', L=32, d=8, n=64, beta=1., spectrum=[1.], value_rank=8, sigma=.05, relative=False)
+
+def control_cells(grid:dict, # {config key: values}: one cell per element of their product
+                  teachers:int, # planted teachers per cell (teacher_seed 0, 1, …)
+                  draws:int, # independent draws of data per teacher
+                  **fixed) -> list:
+    "One config per (cell, teacher) of the product of `grid`, over CONTROL_BASE and `fixed`."
+    return [dict(CONTROL_BASE, **fixed, **dict(zip(grid, vals)), teacher_seed=t, draws=draws)
+            for vals in itertools.product(*grid.values()) for t in range(teachers)]
+
+def null_configs(teachers:int, draws:int) -> list:
+    "The controls: k = 1, 2; value rank d, 1; linear and softmax (β = 1, 4, 16); L = 2d…8d (linear also d + 2)."
+    g = dict(spectrum=[[1.], [1., .7]], value_rank=[8, 1])
+    return (control_cells(dict(L=[10, 16, 24, 32, 64], **g), teachers, draws) +
+            control_cells(dict(L=[16, 24, 32, 64], beta=[1., 4., 16.], relative=[False, True], **g), teachers, draws,
+                          kind='softmax'))
+
+def other_size_configs(teachers:int, draws:int) -> list:
+    "The controls at another d (4, n = 64) and other n (16, 128; d = 8): k = 1, rank W_V d and 1, L = 2d, 4d, 8d."
+    out = []
+    for d, n in ((4, 64), (8, 16), (8, 128)):
+        g = dict(value_rank=[d, 1], L=[2 * d, 4 * d, 8 * d])
+        out += control_cells(dict(g, L=[d + 2] + g['L']), teachers, draws, d=d, n=n)
+        out += control_cells(dict(g, beta=[1., 4.]), teachers, draws, d=d, n=n, kind='softmax')
+    return out
+
+def wide_configs(teachers:int, draws:int) -> list:
+    "The controls at d = 16 and 32 (n = 64, k = 1, L = 2d; linear also d + 2 at d = 16) and below L = 2d (bypassed)."
+    g = lambda d: dict(value_rank=[d, 1])
+    return (control_cells(dict(g(16), L=[18]), teachers, draws, d=16) +
+            control_cells(dict(g(16), beta=[1., 4.], L=[32]), teachers, draws, d=16, kind='softmax') +
+            control_cells(dict(g(32), beta=[1., 4.], L=[64]), teachers, max(1, draws // 2), d=32, kind='softmax') +
+            control_cells(dict(g(8), beta=[1., 4.], L=[10, 12]), teachers, draws, kind='softmax',
+                          refusal_bypassed=True))
+
+CONTROL_SWEEPS = dict(null=null_configs, null_sizes=other_size_configs, null_wide=wide_configs)  # kernel_rank/<name>
+
+def measured_cells(kind:str='softmax', # the attention kind whose control cells to list
+                  ) -> frozenset:
+    "(d, n, L) of every control cell of `kind` that §8 reads through the public call (refusal not bypassed)."
+    return frozenset((c['d'], c['n'], c['L']) for make in CONTROL_SWEEPS.values() for c in make(1, 1)
+                     if c['kind'] == kind and not c.get('refusal_bypassed'))
+
+SOFTMAX_MEASURED = measured_cells('softmax')   # the cells where §8 measures the calibrated softmax count
 
 # %% ../nbs/41_kernel_rank.ipynb #c638a8ee
 def _real_tensor(M, name:str):
@@ -394,17 +440,23 @@ def _as_result(read:dict, method:str, kind:str, alpha:float, U:torch.Tensor, noi
                       read.get('edge', float('nan')), sub, noise_model)
 
 # %% ../nbs/41_kernel_rank.ipynb #e6c6b0c7
-def _outside_measured(n:int, L:int, r:int) -> list:
-    "Which of d, n, L/d lie outside SOFTMAX_MEASURED's ranges (empty inside), as phrases for a warning."
-    got, out = dict(d=r, n=n, tokens_per_d=L / r), []
-    for key, (lo, hi) in SOFTMAX_MEASURED.items():
-        if not lo <= got[key] <= hi:
-            out.append(f"L = {L} = {L / r:.3g}d (measured {lo}d to {hi}d)" if key == 'tokens_per_d' else
-                       f"{key} = {got[key]} (measured {lo} to {hi})")
-    return out
+def _unmeasured_cell(n:int, L:int, r:int) -> str:
+    "'' at a cell of SOFTMAX_MEASURED; elsewhere the warning: the cell, the cells measured at its d, how to get inside."
+    if (r, n, L) in SOFTMAX_MEASURED: return ''
+    at_d = sorted((m, l) for dd, m, l in SOFTMAX_MEASURED if dd == r)
+    seen = (', '.join(f"(n = {m}, L = {l} = {l // r}d)" for m, l in at_d) if at_d else
+            f"no cell (the measured d are {', '.join(map(str, sorted({c[0] for c in SOFTMAX_MEASURED})))})")
+    fewer = [m for m, l in at_d if l == L and m < n]
+    more = [m for m, l in at_d if l == L and m > n]
+    how = (f"read a subset of n = {max(fewer)} of your sequences (a subset is a draw of the same kind), or "
+           if fewer else f"give n = {min(more)} sequences, or " if more else "")
+    return (f"kind='softmax': (d, n, L) = ({r}, {n}, {L}) is not a cell where the calibrated count's over-count rate "
+            f"was measured (41_kernel_rank §8; measured at d = {r}: {seen}). The count is returned; its over-count "
+            f"rate here is not measured. To be inside, {how}add the cell to §8's controls (`wide_configs`) and run "
+            "them: SOFTMAX_MEASURED is read from those configs")
 
 def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None):
-    "What kind='softmax' refuses (W_V, sigma, a calibrated reading below L = 2d) and warns of (outside §8's ranges)."
+    "What kind='softmax' refuses (W_V, sigma, a calibrated reading below L = 2d) and warns of (a cell §8 did not measure)."
     if kind != 'softmax': return
     if W_V is not None:
         raise ValueError("W_V is not used for kind='softmax' (softmax outputs are not linear in the kernel): drop "
@@ -419,14 +471,8 @@ def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None):
                          "stand in for the noise and the over-count rate is not controlled. Give longer sequences "
                          "(or windows of ≥ 2d tokens), or pass method='edge' or 'gd' for a reading without a "
                          "calibrated over-count rate")
-    out = _outside_measured(n, L, r) if 'calibrated' in methods and n is not None else []
-    if out:
-        warnings.warn(f"kind='softmax': {', '.join(out)} {'lie' if len(out) > 1 else 'lies'} outside the ranges "
-                      "where the calibrated count's over-count rate was measured (41_kernel_rank §8: at most "
-                      "alpha there, within the power stated); the count is returned, its over-count rate here is "
-                      "not measured. Read windows of 2d to 8d tokens, or subsets of at most 128 sequences, to stay "
-                      "inside them",
-                      CalibrationWarning, stacklevel=4)
+    out = _unmeasured_cell(n, L, r) if 'calibrated' in methods and n is not None else ''
+    if out: warnings.warn(out, CalibrationWarning, stacklevel=4)
 
 def _per_sequence_readings(P:dict, kind:str, alpha:float, draws:int, seed:int, methods) -> dict:
     "Every requested method's reading of the per-sequence stack, from one fit."

@@ -11,7 +11,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
-           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'ratio_of_means', 'agreeing', 'restarts_needed']
+           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'ratio_of_means', 'agreeing', 'restarts_needed',
+           'crossing_pvalues']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -202,3 +203,16 @@ def restarts_needed(p_stall:float, # probability that one run stalls
     R = m
     while cells * sum(math.comb(R, j) * (1 - p_stall) ** j * p_stall ** (R - j) for j in range(m)) > delta: R += 1
     return R
+
+# %% ../nbs/08_stats.ipynb #00df128f
+def crossing_pvalues(s, # grid of the parameter (K,), the detection chance rising with it
+                     hits, # detections at each point (K,)
+                     trials, # draws at each point (K,)
+                     s_pred:float, # the predicted 50% point
+                    ) -> list:
+    "One-sided exact p-values, one per grid point off s_pred, of 'the chance of detection crosses ½ at s_pred'."
+    s, k, N = (np.asarray(a, float) for a in (s, hits, trials))
+    if not (s.shape == k.shape == N.shape and s.ndim == 1): raise ValueError("s, hits, trials: 1-d of one length")
+    if not (math.isfinite(s_pred) and s_pred > 0): raise ValueError(f"s_pred must be finite and > 0, got {s_pred!r}")
+    return [binomial_tail(int(x), int(n), .5) if v < s_pred else binomial_tail(int(n - x), int(n), .5)
+            for v, x, n in zip(s, k, N) if v != s_pred]
