@@ -11,20 +11,20 @@ from .spectra import (singular_values, spectral_tail, energy_rank, energy_field,
 from .tasks import AttentionTask, Teachers
 from .models import AttentionHead
 from .train import fit, evaluate
-from .experiment import ResultsCache, scaled
+from .experiment import ResultsCache, scaled, config_key
 from .claims import claim, slug
 from .theorem import Theorem
-from .stats import ratio_of_means, agreeing, restarts_needed
+from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper
 THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 
 # %% auto #0
-__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'P_STALL', 'NOT_RUN', 'UNRESOLVED', 'ESTIMATORS',
-           'ESTIMATOR_BETAS', 'linear_attention_bound', 'capacity_configs', 'capacity_experiment',
-           'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
-           'capacity_restarts_experiment', 'capacity_table', 'capacity_figure', 'capacity_claims', 'bound_error_claims',
-           'wishart3', 'linear_risk', 'plateau', 'recovery_init', 'kernel_rate', 'value_time', 'softmax_law',
-           'depth3_time', 'recovery_steps', 'DirectionTracker', 'escape_times', 'escape_level', 'mode_sizes',
-           'linear_population_path', 'efold_at', 'recovery_law', 'depth2_law_linear', 'recovery_configs',
+__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'STALLS', 'RUNS', 'ALPHA', 'P_STALL', 'NOT_RUN',
+           'UNRESOLVED', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound', 'capacity_configs',
+           'capacity_experiment', 'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
+           'capacity_restarts_experiment', 'carried_restarts', 'capacity_table', 'capacity_figure', 'capacity_claims',
+           'bound_error_claims', 'wishart3', 'linear_risk', 'plateau', 'recovery_init', 'kernel_rate', 'value_time',
+           'softmax_law', 'depth3_time', 'recovery_steps', 'DirectionTracker', 'escape_times', 'escape_level',
+           'mode_sizes', 'linear_population_path', 'efold_at', 'recovery_law', 'depth2_law_linear', 'recovery_configs',
            'recovery_experiment', 'balance_scale', 'recovery_times', 'resolved_pairs', 'recovery_figure', 'law_claims',
            'scale_claims', 'recovery_claims', 'scale_curvature', 'curvature_claims', 'estimator_table',
            'distinct_argmax', 'estimator_rows', 'estimator_summary', 'stable_prediction', 'estimator_claims',
@@ -85,14 +85,15 @@ def capacity_experiment(cfg:dict) -> dict:
 
 # %% ../nbs/30_attention_rank.ipynb #b32f32cb
 DEFICIENT, ACHIEVED = 1e-2, 1e-3    # relative excess: kept by every r < k head; reached at r = k
-AGREE_M, AGREE_Z, P_STALL = 2, 3., 1 / 40   # restarts that must agree; SEs of resolution; worst stall rate at r ≥ k
+AGREE_M, AGREE_Z = 2, 3.     # restarts that must agree; SEs of resolution
+STALLS, RUNS, ALPHA = 1, 40, .025   # the worst cell's stalls at r ≥ k in its runs; error of the bound, of the count
+P_STALL = binomial_upper(STALLS, RUNS, ALPHA)     # upper 97.5% bound on the stall rate (≈ 0.132; 1/40 measured)
 
 def capacity_restarts_configs(scale:str, # 'quick' or 'paper'
                               device:str='cpu') -> list:
     "The capacity configs at r = k only: rounds of AGREE_M more restarts per teacher, up to a derived R_max."
-    ks = scaled(quick=dict(ks=[3]), paper=dict(ks=[3]), scale=scale)['ks']     # paper k = 5: not run (§ At paper scale)
-    caps = [c for c in capacity_configs(scale, device) if len(c['spectrum']) in ks]
-    r_max = restarts_needed(P_STALL, sum(len(c['teacher_seeds']) for c in caps), m=AGREE_M)
+    caps = capacity_configs(scale, device)                                 # every spectrum: k = 3 (and 5 at paper)
+    r_max = restarts_needed(P_STALL, sum(len(c['teacher_seeds']) for c in caps), delta=ALPHA, m=AGREE_M)
     drop = ('ranks', 'restarts')
     return [dict({a: v for a, v in c.items() if a not in drop}, rank=len(c['spectrum']), first_restart=1,
                  round=AGREE_M, max_restarts=r_max) for c in caps]
@@ -155,6 +156,20 @@ def capacity_restarts_experiment(cfg:dict) -> dict:
                 if n > 0 and len(mine(t)) < cfg['max_restarts']}
         rnd += 1
     return dict(k=k, **out, truncation_se=truncation_se(cfg, tasks, list(range(1, k))))
+
+def carried_restarts(rec:dict, # a capacity_restarts record computed under another `max_restarts`
+                     cfg:dict, # the config it is asked for
+                    ) -> dict|None:
+    "`rec` as the record of `cfg` when the two differ only in the cap and the cap never acted (else None)."
+    old = rec['config']
+    if {a: v for a, v in old.items() if a != 'max_restarts'} != {a: v for a, v in cfg.items() if a != 'max_restarts'}:
+        return None
+    m, nt = rec['metrics'], len(old['teacher_seeds'])
+    ok = [sum(x <= ACHIEVED for (_, _, t_), x in zip(m['slots'], m['relative']) if t_ == t) for t in range(nt)]
+    if max(m['round']) > 0 or min(ok) < AGREE_M or cfg['max_restarts'] < cfg['round']: return None
+    # round 0 asks `round` restarts per teacher whatever the cap; each teacher reached AGREE_M: the loop ends there
+    return dict(rec, key=config_key(rec['experiment'], cfg), config=dict(cfg),
+                carried_from=dict(key=rec['key'], max_restarts=old['max_restarts']))
 
 # %% ../nbs/30_attention_rank.ipynb #39fae1f1
 def _values(m:dict, r:int, t:int) -> list:

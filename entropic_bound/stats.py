@@ -11,7 +11,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
-           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'ratio_of_means', 'agreeing', 'restarts_needed']
+           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'ratio_of_means', 'agreeing', 'binomial_upper',
+           'restarts_needed']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -190,6 +191,20 @@ def agreeing(values, # estimates of one minimum, one per restart (R,)
     if v.shape != s.shape or v.ndim != 1 or not len(v): raise ValueError("values and ses must be 1-d of one length")
     i = int(v.argmin())
     return int((v - v[i] <= z * np.sqrt(s ** 2 + s[i] ** 2)).sum())
+
+def binomial_upper(x:int, # events seen (stalls)
+                   n:int, # trials (runs)
+                   alpha:float=.025, # chance that the true rate is above the bound
+                  ) -> float:
+    "Exact (Clopper–Pearson) one-sided upper 1 − alpha confidence bound on a rate with x events in n trials."
+    if not 0 <= x <= n or n < 1 or not 0 < alpha < 1:
+        raise ValueError(f"need 0 ≤ x ≤ n, n ≥ 1 and alpha in (0, 1), got x={x}, n={n}, alpha={alpha}")
+    if x == n: return 1.
+    lo, hi = x / n, 1.
+    for _ in range(60):                                       # P(Bin(n, p) ≤ x) falls in p: bisect
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if 1 - binomial_tail(x + 1, n, mid) > alpha else (lo, mid)
+    return hi
 
 def restarts_needed(p_stall:float, # probability that one run stalls
                     cells:int, # independent problems the restarts are spent on
