@@ -11,8 +11,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
-           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'ratio_of_means', 'agreeing', 'binomial_upper',
-           'restarts_needed']
+           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'SignTest', 'sign_test', 'ratio_of_means',
+           'agreeing', 'binomial_upper', 'restarts_needed']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -170,6 +170,26 @@ def binomial_tail(x:int, # observed count
           + (n - j) * math.log1p(-p) for j in range(x, n + 1)]
     m = max(lt)
     return min(1., math.exp(m) * sum(math.exp(t - m) for t in lt))
+
+class SignTest(NamedTuple):
+    "Units with a positive sign, units with a sign, the exact two-sided p of that count under P(+) = 1/2."
+    positive: int
+    units: int
+    p: float
+
+def sign_test(x, # signed deviations
+              groups=None, # a label per deviation: each group (correlated within) counts once, by its mean
+             ) -> SignTest:
+    "Exact two-sided sign test of x (or of the group means): is the sign pattern surprising at P(+) = 1/2?"
+    x = np.asarray(x, float).ravel()
+    if groups is not None:
+        g = np.asarray(groups).ravel()
+        if len(g) != len(x): raise ValueError(f"groups must label each of the {len(x)} deviations, got {len(g)}")
+        x = np.array([x[g == u].mean() for u in np.unique(g)])
+    x = x[x != 0]
+    n, k = len(x), int((x > 0).sum())
+    if n == 0: return SignTest(0, 0, 1.)
+    return SignTest(k, n, min(1., 2 * binomial_tail(max(k, n - k), n, .5)))
 
 # %% ../nbs/08_stats.ipynb #fab332fc
 def ratio_of_means(a, # numerators, samples on the last axis (..., n)
