@@ -18,9 +18,9 @@ from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper, si
 THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 
 # %% auto #0
-__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'STALLS', 'RUNS', 'ALPHA', 'P_STALL', 'NOT_RUN',
-           'ALPHA_STEP', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound', 'capacity_configs',
-           'capacity_experiment', 'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
+__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'STALLS', 'RUNS', 'ALPHA', 'P_STALL', 'ALPHA_STEP',
+           'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound', 'capacity_configs', 'capacity_experiment',
+           'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
            'capacity_restarts_experiment', 'carried_restarts', 'capacity_table', 'capacity_figure', 'capacity_claims',
            'bound_error_claims', 'wishart3', 'linear_risk', 'plateau', 'recovery_init', 'kernel_rate', 'value_time',
            'softmax_law', 'depth3_time', 'recovery_steps', 'DirectionTracker', 'escape_times', 'escape_level',
@@ -234,11 +234,6 @@ def capacity_figure(records:list, # capacity records
     fig.tight_layout()
     return fig
 
-NOT_RUN = ("one Adam run per teacher at r = k: the supplementary sweep capacity_restarts was not run for this config "
-           "(the paper scale's k = 5 spectrum), so a run at ≤ 1e-3 is a witness that the infimum 0 is attained, but "
-           "reproducibility over restarts is not asserted and agreement below k (which needs its SE) is not judged "
-           "(§ At the paper scale)")
-
 def _counts(g:'pd.DataFrame') -> str:
     "Restarts agreeing (r < k) or reaching 1e-3 (r ≥ k) over restarts, per teacher, one list per r."
     return '; '.join(f"r={r}: " + ' '.join(f"{a if a >= 0 else '–'}/{n}" for a, n in zip(gr.agree, gr.restarts))
@@ -258,7 +253,6 @@ def capacity_claims(records:list, # capacity records
         below, at = g[g.r < k], g[g.r == k]
         nt, R = g.teacher.nunique(), int(below.restarts.min())
         agree = f"restarts agree within a relative {(below.worst / below.best - 1).max():.1e}"
-        rerun = bool((at.restarts > 1).all())       # a capacity_restarts record exists for this config
         if cls == 'linear':
             claims.append(claim(f'{slug(tag)}/deficiency', f'{tag}: deficiency proved: the per-sample Eckart–Young '
                                                            f'lower bound is '
@@ -272,19 +266,15 @@ def capacity_claims(records:list, # capacity records
                                 f'{R} Adam restarts > {DEFICIENT:g} on all {nt} teachers (an upper bound on the '
                                 'infimum, not a proof)', (below.best > DEFICIENT).all(),
                                 f"smallest best-of-restarts {below.best.min():.3g}; {agree}"))
-            if rerun: claims.append(claim(f'{slug(tag)}/agreement', f'{tag}: the optimum below k is reached: in '
-                                          f'every r < k cell ≥ {AGREE_M} restarts agree with the best within '
-                                          f'{AGREE_Z:g} Monte-Carlo SE', bool(below.reached.all()),
-                                          f"agreeing/restarts per teacher: {_counts(below)}"))
-        if rerun: claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability: at r = k every teacher '
-                                      f'reaches relative excess ≤ {ACHIEVED:g}, and the optimum is reached '
-                                      f'(≥ {AGREE_M} restarts reach it)',
-                                      bool((at.best <= ACHIEVED).all() and at.reached.all()),
-                                      f"reaching/restarts per teacher: {_counts(at)}; largest best "
-                                      f"{at.best.max():.1e}; spread {min(at.runs.sum()):.1e}–{max(at.runs.sum()):.1e}"))
-        else: claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability witnessed: at r = k every '
-                                  f'teacher reaches relative excess ≤ {ACHIEVED:g} ({NOT_RUN})',
-                                  bool((at.best <= ACHIEVED).all()), f"largest {at.best.max():.1e}"))
+            claims.append(claim(f'{slug(tag)}/agreement', f'{tag}: the optimum below k is reached: in every r < k '
+                                f'cell ≥ {AGREE_M} restarts agree with the best within {AGREE_Z:g} Monte-Carlo SE',
+                                bool(below.reached.all()), f"agreeing/restarts per teacher: {_counts(below)}"))
+        claims.append(claim(f'{slug(tag)}/achievability', f'{tag}: achievability: at r = k every teacher reaches '
+                            f'relative excess ≤ {ACHIEVED:g}, and the optimum is reached (≥ {AGREE_M} restarts '
+                            'reach it)',
+                            bool((at.best <= ACHIEVED).all() and at.reached.all()),
+                            f"reaching/restarts per teacher: {_counts(at)}; largest best {at.best.max():.1e}; "
+                            f"spread {min(at.runs.sum()):.1e}–{max(at.runs.sum()):.1e}"))
         mins = [int(tt[tt.best <= ACHIEVED].r.min()) if (tt.best <= ACHIEVED).any() else None
                 for _, tt in g.groupby('teacher')]
         claims.append(claim(f'{slug(tag)}/capacity', f'{tag}: the smallest head dimension that training brings to ≤ '
