@@ -11,8 +11,8 @@ import numpy as np
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
-           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'ratio_of_means', 'agreeing', 'restarts_needed',
-           'crossing_pvalues']
+           'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'SignTest', 'sign_test', 'ratio_of_means',
+           'agreeing', 'binomial_upper', 'restarts_needed', 'crossing_pvalues']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -171,6 +171,26 @@ def binomial_tail(x:int, # observed count
     m = max(lt)
     return min(1., math.exp(m) * sum(math.exp(t - m) for t in lt))
 
+class SignTest(NamedTuple):
+    "Units with a positive sign, units with a sign, the exact two-sided p of that count under P(+) = 1/2."
+    positive: int
+    units: int
+    p: float
+
+def sign_test(x, # signed deviations
+              groups=None, # a label per deviation: each group (correlated within) counts once, by its mean
+             ) -> SignTest:
+    "Exact two-sided sign test of x (or of the group means): is the sign pattern surprising at P(+) = 1/2?"
+    x = np.asarray(x, float).ravel()
+    if groups is not None:
+        g = np.asarray(groups).ravel()
+        if len(g) != len(x): raise ValueError(f"groups must label each of the {len(x)} deviations, got {len(g)}")
+        x = np.array([x[g == u].mean() for u in np.unique(g)])
+    x = x[x != 0]
+    n, k = len(x), int((x > 0).sum())
+    if n == 0: return SignTest(0, 0, 1.)
+    return SignTest(k, n, min(1., 2 * binomial_tail(max(k, n - k), n, .5)))
+
 # %% ../nbs/08_stats.ipynb #fab332fc
 def ratio_of_means(a, # numerators, samples on the last axis (..., n)
                    b, # denominators (..., n), same shape
@@ -191,6 +211,20 @@ def agreeing(values, # estimates of one minimum, one per restart (R,)
     if v.shape != s.shape or v.ndim != 1 or not len(v): raise ValueError("values and ses must be 1-d of one length")
     i = int(v.argmin())
     return int((v - v[i] <= z * np.sqrt(s ** 2 + s[i] ** 2)).sum())
+
+def binomial_upper(x:int, # events seen (stalls)
+                   n:int, # trials (runs)
+                   alpha:float=.025, # chance that the true rate is above the bound
+                  ) -> float:
+    "Exact (Clopper–Pearson) one-sided upper 1 − alpha confidence bound on a rate with x events in n trials."
+    if not 0 <= x <= n or n < 1 or not 0 < alpha < 1:
+        raise ValueError(f"need 0 ≤ x ≤ n, n ≥ 1 and alpha in (0, 1), got x={x}, n={n}, alpha={alpha}")
+    if x == n: return 1.
+    lo, hi = x / n, 1.
+    for _ in range(60):                                       # P(Bin(n, p) ≤ x) falls in p: bisect
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if 1 - binomial_tail(x + 1, n, mid) > alpha else (lo, mid)
+    return hi
 
 def restarts_needed(p_stall:float, # probability that one run stalls
                     cells:int, # independent problems the restarts are spent on
