@@ -455,8 +455,8 @@ def _unmeasured_cell(n:int, L:int, r:int) -> str:
             f"rate here is not measured. To be inside, {how}add the cell to §8's controls (`wide_configs`) and run "
             "them: SOFTMAX_MEASURED is read from those configs")
 
-def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None):
-    "What kind='softmax' refuses (W_V, sigma, a calibrated reading below L = 2d) and warns of (a cell §8 did not measure)."
+def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None, dv:int=None):
+    "What kind='softmax' refuses (W_V, sigma, a calibrated reading below L = 2d) and warns of (a cell or d_v §8 did not measure)."
     if kind != 'softmax': return
     if W_V is not None:
         raise ValueError("W_V is not used for kind='softmax' (softmax outputs are not linear in the kernel): drop "
@@ -472,6 +472,11 @@ def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None):
                          "(or windows of ≥ 2d tokens), or pass method='edge' or 'gd' for a reading without a "
                          "calibrated over-count rate")
     out = _unmeasured_cell(n, L, r) if 'calibrated' in methods and n is not None else ''
+    if 'calibrated' in methods and dv is not None and dv != r:                # §8's controls all have d_v = d
+        out = (out + '. Also: ' if out else '') + (
+            f"kind='softmax': d_v = {dv} ≠ d = {r}: §8 measured the calibrated count's over-count rate with d_v = d "
+            "only (each token's bootstrap variance is χ²_{d_v}/d_v, §10), so the count is returned but its over-count "
+            "rate at this d_v is not measured; add controls with this d_v to §8 (`wide_configs`) to be inside")
     if out: warnings.warn(out, CalibrationWarning, stacklevel=4)
 
 def _per_sequence_readings(P:dict, kind:str, alpha:float, draws:int, seed:int, methods) -> dict:
@@ -516,7 +521,7 @@ def kernel_rank_readings(X, # sequences (n, L, d)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
         raise ValueError(f"seed must be an integer ≥ 0, got {seed!r}")
     P = _prepare(X, Y, sigma, W_V if kind == 'linear' else None)
-    _check_softmax(kind, sigma, W_V, P['X'].shape[1], P['X'].shape[2], methods, P['X'].shape[0])
+    _check_softmax(kind, sigma, W_V, P['X'].shape[1], P['X'].shape[2], methods, P['X'].shape[0], P['Y'].shape[2])
     if P['zero']:
         r = P['X'].shape[2]
         zero = KernelRank(0, '', kind, torch.zeros(r, dtype=torch.float64), 0., torch.ones(r, dtype=torch.float64),
@@ -539,8 +544,13 @@ def recover_kernel_rank(X, # sequences (n, L, d), tensor or array, any device
                         draws:int=None, # Monte Carlo noise draws ('calibrated'; default max(199, 2/α − 1))
                         seed:int=0, # of the Monte Carlo draws (the reading is deterministic)
                        ):
-    "Kernel rank read from data before training (THEORY §5): over-counts with chance ≤ alpha where it answers."
+    "Kernel rank read from data before training (THEORY §5): over-counts with chance ≤ alpha where it answers unwarned."
     _check_options(kind, method, alpha, draws)
+    if kind == 'softmax' and method != 'calibrated':                  # 'edge', 'gd': no rate (§8, 40 § Over-counts)
+        warnings.warn(f"kind='softmax', method={method!r}: this count has no calibrated over-count rate for softmax "
+                      f"attention (alpha = {alpha} is not its rate: §8 and 40_frontier measure it over-counting well "
+                      "above alpha at L = 2d and at β = 16); use method='calibrated' for a count with a stated rate",
+                      CalibrationWarning, stacklevel=2)
     return kernel_rank_readings(X, Y, W_V, kind, sigma, alpha, (method,), details, draws, seed)[method]
 
 def stacked_fits(X, # sequences (n, L, d)
