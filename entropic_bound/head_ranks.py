@@ -279,7 +279,10 @@ def calibration_claim(studies:list, declared:dict):
 
 PREDICTED_RULES = ('second_order', 'field') + BASELINES          # every rule computed before truncating: (a)–(d)
 
-def _se(x) -> str: return f"{np.mean(x):.2f} ± {np.std(x, ddof=1) / math.sqrt(len(x)) if len(x) > 1 else 0:.2f} s.e."
+def _se(x) -> str:
+    "Mean ± standard error over resamples, or the one value and 'no s.e.' where there is one resample."
+    if len(x) == 1: return f"{np.mean(x):.2f}, no s.e. (1 resample)"
+    return f"{np.mean(x):.2f} ± {np.std(x, ddof=1) / math.sqrt(len(x)):.2f} s.e. over {len(x)} resamples"
 
 def merged_curve(comp:dict, top:dict) -> dict:
     "{rule: metrics} with each rule's curve extended by its curve-only record at the top budgets (sorted by budget)."
@@ -299,7 +302,7 @@ def compression_claims(comps:list, # {rule: `compression_study` metrics}, one pe
     so, fi = [sh(c, 'second_order') for c in comps], [sh(c, 'field') for c in comps]
     out = [claim('compression/oracle_share', "the second-order allocation captures ≥ 75% of the oracle's gain over "
                  "uniform along the compression curve, in every resample of the curve", min(so) >= .75,
-                 f"share {_se(so)} over {len(comps)} resamples: " + ', '.join(f'{v:.2f}' for v in so)
+                 f"share {_se(so)}: " + ', '.join(f'{v:.2f}' for v in so)
                  + f" (field count: {_se(fi)})", **declared.get('compression/oracle_share', {}))]
     if top is not None:
         ms = [merged_curve(c, t) for c, t in zip(comps, [top] if isinstance(top, dict) else top)]
@@ -307,7 +310,7 @@ def compression_claims(comps:list, # {rule: `compression_study` metrics}, one pe
         out.append(claim('compression/oracle_share_to_target', "with the curve extended to where every rule meets the "
                          "target, the second-order allocation still captures ≥ 75% of the oracle's gain over uniform, "
                          "in every resample of the curve's top", min(st) >= .75,
-                         f"share {_se(st)} over {len(ms)} resamples: " + ', '.join(f'{v:.2f}' for v in st)
+                         f"share {_se(st)}: " + ', '.join(f'{v:.2f}' for v in st)
                          + f", up to total rank {max(ms[0]['uniform']['budgets'])} (field count: {_se(ft)})",
                          **declared.get('compression/oracle_share_to_target', {})))
     least = [{r: c[r]['least']['total'] for r in PREDICTED_RULES} for c in comps]
@@ -482,12 +485,14 @@ def truncation_summary(hs:dict, comp:dict, rec:dict) -> str:
     sh = hs['shape']
     lines = [f"{rec['model']}: {sh['n_layers']} layers × {sh['n_heads']} heads, d_head {sh['d_head']}; "
              f"{rec['texts']['available']} fit/held-out texts of {rec['texts']['length']} tokens available"]
+    ctl = hs if 'seed' in hs['texts'] else dict(hs, texts=dict(hs['texts'], seed=0))   # --texts: no split seed
     for t, v in hs['needed'].items():
         m, r = np.asarray(v['metric']).ravel(), np.asarray(v['raw']).ravel()
-        s = hs['scores'][t]['second_order']
+        s, thr = hs['scores'][t]['second_order'], calibration_control([ctl], t)['threshold'][0]
         lines.append(f"KL ≤ {t} nats: needed rank median {np.median(m):g} (data metric) vs {np.median(r):g} (raw SVD); "
                      f"second-order prediction: Spearman {s['spearman']:.2f}, within one grid step "
-                     f"{s['calibration']:.2f}")
+                     f"{s['calibration']:.2f} (permutation control's threshold {thr:.2f}"
+                     + ("; not evaluable)" if thr >= 1 else ")"))
     lines.append(f"least total rank meeting 1 − cos ≤ {rec['target']['embedding_change']:g} and retrieval ≥ "
                  f"{rec['target']['retrieval']:g} (of {rec['full_rank']}): " +
                  ', '.join(f"{k} {c['least']['total']}" for k, c in comp.items()))

@@ -228,10 +228,10 @@ def record_times(cache) -> 'pd.DataFrame':
 
 # %% ../nbs/56_minilm_ranks.ipynb #cb97a455
 LEAST_WHY = ("the theory predicts each head's attention KL, which the second-order allocation minimises in sum, not "
-             "the model's output, which the target reads: a head's KL reaches the output through its value and output "
-             "maps and the later layers, which no rule computed before truncating reads; the oracle, allocating by "
-             "the measured attention KL, itself needs more total rank than the second-order rule on one paper "
-             "resample (56_minilm_ranks § Verdicts)")
+             "which allocation meets the output target with the least total rank: a head's KL reaches the output "
+             "through its value and output maps and the later layers, which no rule reads, so the theory predicts no "
+             "rule least at that target, not even the oracle allocating by the measured attention KL "
+             "(56_minilm_ranks § Verdicts)")
 
 def declared() -> dict:
     "{local id: dict(expect=..., why=...)}: the declared disagreements, the same at both scales."
