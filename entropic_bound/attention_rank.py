@@ -715,11 +715,10 @@ ALPHA_STEP = .5       # λ: the initial scale of the α-scaling runs, relative t
 def recovery_alpha_configs(scale:str, # 'quick' or 'paper'
                            device:str='cpu') -> list:
     "The noiseless recovery configs with the initial scale times ALPHA_STEP and the budget re-derived for it."
-    run = scaled(quick=dict(run=True), paper=dict(run=False), scale=scale)['run']  # paper: not run (§ At paper scale)
     return [dict(c, init=c['init'] * ALPHA_STEP,
                  steps=recovery_steps(c['kind'], c['spectrum'], c['L'], c['d'], c['lr'], c['beta'],
                                       c['init'] * ALPHA_STEP))
-            for c in recovery_configs(scale, device) if c['sigma'] == 0 and run]
+            for c in recovery_configs(scale, device) if c['sigma'] == 0]
 
 @THEOREM.sweep('recovery_alpha', recovery_alpha_configs)
 def recovery_alpha_experiment(cfg:dict) -> dict:
