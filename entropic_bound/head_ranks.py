@@ -266,7 +266,7 @@ def calibration_claim(studies:list, declared:dict):
     ok = [t for t in tols if ctl[t]['evaluable']]
     no = [t for t in tols if not ctl[t]['evaluable']]
     c = {t: score(studies, t, 'second_order', 'calibration') for t in tols}
-    holds = all((c[t] > ctl[t]['threshold']).all() for t in ok)
+    holds = bool(ok) and all((c[t] > ctl[t]['threshold']).all() for t in ok)   # judging nothing is not holding
     where = (f"at KL ≤ {', '.join(ok)} nats" if ok else "at no tolerance (not evaluable anywhere)")
     absent = (f"; not evaluable at KL ≤ {', '.join(no)} nats, where the control's threshold reaches or passes 1, so "
               "that no reading can clear it" if no else "")
