@@ -6,7 +6,7 @@
 from __future__ import annotations
 import functools, itertools, json, math, numbers, warnings, zlib
 from typing import NamedTuple
-import numpy as np, torch
+import numpy as np, pandas as pd, torch
 from .spectra import as_matrix, gd_lambda, numerical_rank
 from .experiment import scaled
 from .stats import fifty_point, binomial_tail, binomial_se, weighted_line, family_z, jointly_within
