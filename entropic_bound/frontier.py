@@ -17,10 +17,10 @@ METHODS = ('calibrated', 'edge', 'gd')   # recorded: the package's default (41_k
 EARLIER = ('edge', 'gd')                 # this notebook's counts: noise-weighted bulk edge; the iid Gavish–Donoho cut
 
 # %% auto #0
-__all__ = ['THEOREM', 'METHODS', 'EARLIER', 'RECOVERED', 'THEORY_1_L', 'THEORY_UNDER', 'EDGE_OVER', 'GD_LEVEL', 'EDGE_1_L',
-           'FIRST_ORDER', 'ALPHA', 'FAMILY', 'CROSSING', 'subspace_error', 'frontier_experiment', 'frontier_configs',
-           'cell_configs', 'frontier_groups', 'run_frontier', 'pooled', 'floor_50', 'linear_floors', 'wilson_upper',
-           'floors', 'frontier_figure_of', 'frontier_figure', 'gd_excess', 'gd_level', 'frontier_cell_claims',
+__all__ = ['THEOREM', 'METHODS', 'EARLIER', 'RECOVERED', 'THEORY_1_L', 'THEORY_UNDER', 'EDGE_OVER', 'GD_LEVEL', 'FIRST_ORDER',
+           'ALPHA', 'FAMILY', 'CROSSING', 'subspace_error', 'frontier_experiment', 'frontier_configs', 'cell_configs',
+           'frontier_groups', 'run_frontier', 'pooled', 'floor_50', 'linear_floors', 'wilson_upper', 'floors',
+           'frontier_figure_of', 'frontier_figure', 'gd_excess', 'gd_level', 'frontier_cell_claims',
            'overcount_regimes', 'recovery_order', 'crossing_tests', 'agreement', 'law_breakpoints', 'law_agrees',
            'frontier_claims', 'inverted_field_rank']
 
@@ -221,10 +221,6 @@ EDGE_OVER = ("the edge's noise model for softmax (a per-sequence HC2 sandwich, c
 GD_LEVEL = ("§3: the GD cut's BBP prediction takes Ĉ_m ≈ I (iid rows) and its noise level exact; it lies {lo:.0f}–{hi:.0f}% "
             "above the measured 50% points at L = {Ls} (these records), beyond the grid's resolution, while the edge's, "
             "from the same approximation, agrees; the finite-size correction for the GD cut is not derived")
-EDGE_1_L = ("the edge's count at L = 2d reads weak softmax directions on the same under-estimated noise (a per-sequence "
-            "HC2 sandwich of L − d − 1 residual degrees of freedom) that makes it over-count there, so its floor at "
-            "L = 2d lies below the calibrated count's and its floor's fall with L is flattened: the edge's limit, not "
-            "the floor's (§3, 'Over-counts'; 41_kernel_rank §11, 'The earlier counts')")
 def gd_excess(FL:dict, d:int=8, n:int=64, sigma:float=.05) -> dict:
     "Per L: how far (%) the GD cut's BBP prediction lies above its measured 50% floor (`floors(..., 'L')`)."
     return {L: 100 * (predicted_floor(L, d, n, d, sigma, 'gd') / f - 1) for L, f in FL['floor']['gd'].items()
@@ -435,8 +431,8 @@ def _control_claims(R:dict, d:int, sig:float) -> list:
                        f'at c/L at every L ({CROSSING}, for each c)', v[0],
                        f"floors {({L: round(f, 3) for L, f in FS[m].items()})}, ratio L = {Ls[0]} → {Ls[-1]} "
                        f"{ratio[m]:.2f} (1/L gives {Ls[-1] / Ls[0]:.2f}, (L−d−1)^(−1/2) "
-                       f"{math.sqrt((Ls[-1] - d - 1) / (Ls[0] - d - 1)):.2f}); best c: {_agree_text(v)}",
-                       **(dict(expect=False, why=EDGE_1_L) if m == 'edge' else {})))
+                       f"{math.sqrt((Ls[-1] - d - 1) / (Ls[0] - d - 1)):.2f}); best c: {_agree_text(v)} at c = "
+                       f"{v[3]:.4g}"))
     soft = [r for r in recs if r['config']['kind'] == 'softmax']
     ro = {m: (sum(v > r['metrics']['k'] for r in soft for v in r['metrics'][m]),
               sum(len(r['metrics'][m]) for r in soft)) for m in METHODS}
@@ -450,7 +446,7 @@ def law_breakpoints(records:list, outer:str, power:float) -> list:
     return sorted({s / o ** power for o, s in pooled(records, outer, 's_min')})
 
 def law_agrees(records:list, outer:str, m:str, power:float, family:float=FAMILY, cs=None) -> tuple:
-    "Does some c make method m's counts agree with a 50% point at c·outer^power at every outer? (holds, p, points)."
+    "Does some c make method m's counts agree with a 50% point at c·outer^power at every outer? (holds, p, points, c)."
     P = pooled(records, outer, 's_min')                                   # pooled once
     r = np.array([s / o ** power for o, s in P])                          # each point's c of equality
     x = np.array([sum(v == o['k'] for v in o[m]) for o in P.values()])
@@ -464,7 +460,7 @@ def law_agrees(records:list, outer:str, m:str, power:float, family:float=FAMILY,
     for c in np.asarray(cs, float):
         on = np.isclose(r, c, rtol=1e-12, atol=0)                         # a point at the prediction is not judged
         p = np.where(r < c, below, above)[~on]
-        a = (p.min() >= family / len(p), float(p.min()), int(len(p)))
+        a = (p.min() >= family / len(p), float(p.min()), int(len(p)), float(c))
         if best is None or a[1] > best[1]: best = a
     return best    # each c's test has size ≤ family, so rejecting every c has size ≤ family
 
