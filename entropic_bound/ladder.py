@@ -717,9 +717,12 @@ def gamma_misread_claims(static:list, scale:str) -> list:
         ok0 = [t for t in range(len(rd[0])) if rd[0][t] is not None]                 # a static estimate at γ = 0
         seen = [t for t in ok0 if any(row[t] is not None for row in rd[1:])]           # and a defined one at γ > 0
         last = [max((g for g, row in zip(S['gammas'], rd) if row[t] is not None), default=None) for t in seen]
+        pts = sum(row[t] is not None for row in rd[1:] for t in ok0)          # the (γ > 0, teacher) points judged
         out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1, on '
                          "the γ's where softmax's inverse is defined, for every teacher with a static estimate at "
-                         "γ = 0",
+                         f"γ = 0 (evaluable: {len(seen)} of {len(rd[0])} teachers, {pts} of "
+                         f"{(len(rd) - 1) * len(rd[0])} (γ > 0, teacher) points; an undefined reading is not evaluable, "
+                         "not a misreading, and with none evaluable the claim does not hold)",
                          len(seen) > 0 and all(fm[e][t] is not None for e in ESTIMATORS for t in seen),
                          f'teachers with an estimate at γ = 0: {ok0}, of which defined at some γ > 0: {seen} (largest '
                          f'defined γ: {last}); first misreading γ per teacher: {fm}',
