@@ -50,15 +50,13 @@ def main(argv=None):
                               head_flops(c['L'], c['d'], c['d'], ranks, c['batch']) / ms / 1e9))
     L = [HEAD, '', "Read from the published records (`python bench/paper_measured.py`): each record's `wall_s` is the "
          "compute time of one config, set-up and evaluation included, on the host it names; rows are split by the commit "
-         "that computed them. These are the times of the real run, contention included. In the run published on "
-         "2026-11-30, records of commits c12453b and b3441f8 were computed by two or three `eb-reproduce` processes "
-         "sharing the 2 cores (one torch thread each), with other work (a CI run, notebook executions) on the machine "
-         "for parts of it: read them as upper bounds for a quiet `--workers 2` run, and their rates below as lower "
-         "bounds. Records of later commits (ca7eb78: attention_rank's last 5 capacity configs and its recovery sweep; "
-         "a67788f: the ladder after its first 6 static records) were computed by `eb-reproduce --workers 2` runs one "
-         "after the other, with light work beside them (editing, a claims read-back of about 150 s, and two notebook tests "
-         "of about 2.5 min together). The estimate of a sweep (a quiet machine, the trainer before its 1.4× speed-up) "
-         "is given on its first row.", '',
+         "that computed them. These are the times of the real runs, contention included: the published records were "
+         "computed piecewise over several sessions (the dates in the last column), mostly by `eb-reproduce --workers 2` "
+         "(one torch thread each) with other work on the same 2 cores beside them (notebook tests, a CI run, a second "
+         "`eb-reproduce` for some early pieces), and on the hosts named below, which may differ in speed. Read each row as an upper bound for a "
+         "quiet `--workers 2` run on its host, and the rates below as lower bounds; the total is a sum over hosts, not "
+         "the time of one run (issue 28 asks for one uninterrupted run). The estimate of a sweep (a quiet machine, the "
+         "trainer before its 1.4× speed-up) is given on its first row.", '',
          '| sweep | commit | records | compute (s) | median s/config | max s/config | estimated total (s) | computed (first – last) |',
          '|---|---|---|---|---|---|---|---|']
     for i, (name, commit, n, tot, med, mx, hosts, t0, t1) in enumerate(rows):
