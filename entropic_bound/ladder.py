@@ -27,11 +27,11 @@ __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'T
            'capacity_experiment', 'normalised_excess', 'capacities', 'ladder_sizes', 'static_configs',
            'capacity_configs', 'length_configs', 'bias_configs', 'by_point', 'capacity_points', 'static_reading',
            'per_teacher', 'spread', 'best_seed_excess', 'ladder_table', 'family_table', 'rung_points', 'declared',
-           'rung_claims', 'noisy_static_claims', 'inverse_domain_claims', 'tolerance_claims', 'raw_softmax_claims',
-           'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'first_misread', 'unimodal_peak',
-           'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'gamma_misread_claims',
-           'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure', 'exchangeable_map', 'length_experiment',
-           'ls_bias_experiment', 'length_claims', 'length_figure_of', 'length_figure']
+           'rung_claims', 'noisy_static_claims', 'exchangeable_edge', 'inverse_domain_claims', 'tolerance_claims',
+           'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'evaluable',
+           'first_misread', 'unimodal_peak', 'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks',
+           'gamma_misread_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure', 'exchangeable_map',
+           'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of', 'length_figure']
 
 # %% ../nbs/20_ladder.ipynb #b55c701a
 ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
@@ -516,9 +516,13 @@ def noisy_static_claims(static:list, scale:str) -> list:
     return out
 
 # %% ../nbs/20_ladder.ipynb #2fc125cf
+def exchangeable_edge(L:int, d:int, beta:float) -> float:
+    "The tr W below which, to first order in β, the γ = 1 mixer aI + b(11ᵀ − I) has a/b < 0: −L d^{3/2}/(β(L−1)(L+1+d))."
+    return -L * d ** 1.5 / (beta * (L - 1) * (L + 1 + d))
+
 @THEOREM.claims('static', name='domain')
 def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
-    "Softmax's inverse exists where the logit row spread is inside its domain D₀ (noiseless) or D_n (noisy)."
+    "Softmax's inverse: where the logit row spread is inside D₀ or D_n (γ = 0), (1 − γ)·spread along γ, tr W at γ = 1."
     S, rows = ladder_sizes(scale), []
     D0 = inverse_domain(S['L'], S['d'], S['n'])
     for noisy in (False, True):
@@ -530,12 +534,38 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
     inside = [r for r in rows if r[3] <= r[4] - margin]
     outside = [r for r in rows if r[3] >= r[4] + margin]
     fmt = lambda rr: sorted({f"{k[:7]} β={b}{' noisy' if n else ''}: {x:.1f}/{D:.1f}" for k, b, n, x, D, _ in rr})
-    return [claim('inverse_domain', f"softmax's inverse is defined at every static softmax point whose logit row "
+    claims = [claim('inverse_domain', f"softmax's inverse is defined at every static softmax point whose logit row "
                   f'spread is {margin:g} nats inside its domain, D₀ = ln 1/(Ld ε κ(G)) = {D0:.1f} nats noiseless or '
                   f'D_n = ln 1/(3 entry s.e.) from noisy data, and undefined at every one {margin:g} nats outside',
                   len(inside) > 0 and len(outside) > 0 and all(r[5] for r in inside) and not any(r[5] for r in outside),
                   f'inside (spread/domain): {fmt(inside)}; outside: {fmt(outside)}; '
                   f'{len(rows) - len(inside) - len(outside)} within {margin:g} nats of it, not asserted', kind='check')]
+    st, along, edge = by_point(static), [], []
+    for b in S['betas']:
+        x0 = [m['logit_spread'] for m in st[('softmax', 0, b)]]            # the positional spread at γ = 0
+        for g in S['gammas']:
+            if 0 < g < 1: along += [((1 - g) * x0[t], math.log(1 / (3 * m['entry_se'])), m['inverse'] is not None)
+                                    for t, m in enumerate(st[('softmax', g, b)])]
+        tr = [rung_task('softmax', S['L'], S['d'], S['k'], 1., b, t).W.trace().item() for t in S['teacher_seeds']]
+        edge += [(b, t, tr[t], exchangeable_edge(S['L'], S['d'], b), m['inverse'] is not None)
+                 for t, m in enumerate(st[('softmax', 1, b)])]
+    ins, outs = [r for r in along if r[0] <= r[1] - margin], [r for r in along if r[0] >= r[1] + margin]
+    below = [r for r in edge if r[2] < r[3]]
+    above1 = [r for r in edge if r[2] >= r[3] and r[0] == 1]
+    return claims + [
+        claim('inverse_domain_gamma', f"along γ (0 < γ < 1) the inverse is undefined at every point whose positional "
+              f"spread (1 − γ)·(spread at γ = 0) is {margin:g} nats outside D_n(γ) = ln 1/(3 entry s.e.), and defined at "
+              f"every point {margin:g} nats inside (where there is one)",
+              len(outs) > 0 and not any(r[2] for r in outs) and all(r[2] for r in ins),
+              f'outside: {len(outs)} points, {sum(r[2] for r in outs)} defined; inside: {len(ins)} points, '
+              f'{sum(r[2] for r in ins)} defined; {len(along) - len(ins) - len(outs)} within {margin:g} nats, of which '
+              f'{sum(r[2] for r in along if r not in ins and r not in outs)} defined, not asserted', kind='check'),
+        claim('exchangeable_domain', 'at γ = 1 the inverse is undefined for every teacher whose tr W lies below the '
+              'first-order edge −L d^{3/2}/(β(L−1)(L+1+d)) (the diagonal and off-diagonal of aI + b(11ᵀ − I) differ '
+              'in sign), at every β, and defined at β = 1 for every teacher above it',
+              len(below) > 0 and not any(r[4] for r in below) and all(r[4] for r in above1),
+              '(β, teacher, tr W, edge, defined): ' + '; '.join(f'({b}, {t}, {x:.2f}, {e:.2f}, {"yes" if d else "no"})'
+                                                               for b, t, x, e, d in edge))]
 
 @THEOREM.claims('capacity', name='tolerance')
 def tolerance_claims(capacity:list, scale:str) -> list:
@@ -629,6 +659,13 @@ def gamma_curves(static:list, kind:str, beta, gammas:list) -> dict:
     ms = [st[(kind, g, beta)] for g in gammas]
     return dict(metrics=ms, readings=[[static_reading(m, kind) for m in row] for row in ms])
 
+def evaluable(fm:dict, # `first_misread`
+              rd:list, # readings per γ (rows) and teacher (None: softmax⁻¹ undefined)
+             ) -> dict:
+    "{estimator: teachers whose (b) is decided: a misreading at a defined γ, or a reading at every γ of the grid}."
+    full = [t for t in range(len(rd[0])) if all(row[t] is not None for row in rd)]
+    return {e: sorted(set(full) | {t for t, g in enumerate(fm[e]) if g is not None}) for e in fm}
+
 def first_misread(static:list, kind:str, beta, gammas:list, which:str=None) -> dict:
     "{estimator: first γ at which each teacher's defined reading misreads (None: none on the grid)}."
     cv = gamma_curves(static, kind, beta, gammas)
@@ -699,13 +736,14 @@ def softmax_peaks(static:list, scale:str) -> dict:
 B16_INV = ("outside softmax's inverse domain: at β = 16 the logit row spread (≈ 53 nats) exceeds D₀ = ln 1/(Ld ε κ(G)) "
            "≈ 29–31 nats, so A(E)'s smallest entries (≈ 1e-24) lie below the fit's round-off and no static softmax "
            "estimate exists (§3, the domain; THEORY §3, corrected)")
-GAMMA_DOMAIN = ("softmax's inverse domain ends along γ: the best static mixer's smallest entries fall within 3 s.e. "
-                "of 0 and then significantly below it (not a softmax mixer), before every estimator has left its γ = 0 "
-                "reading (quick: energy rank 0.9, Gavish–Donoho, stable rank at β = 1, and no γ > 0 defined at β = 4; "
-                "paper: stable rank, one teacher at β = 4), so on the γ's where the inverse is defined not all misread "
-                "(§5, the γ rung; §3, the domain)")
-B_DECLARED = {1: dict(expect={'quick': False}, why=GAMMA_DOMAIN), 4: dict(expect=False, why=GAMMA_DOMAIN),
-              16: dict(expect=False, why=B16_INV)}     # softmax β: the declared verdict of (b), per scale
+GAMMA_DOMAIN = ("no (estimator, teacher) pair is decided at the quick scale: along γ ≤ 0.5 the positional logit "
+                "spread (1 − γ)·(16–20 nats) lies outside D_n(γ), and at γ = 1 every quick teacher's tr W (−1.31, −1.50, "
+                "−0.26) lies below the first-order edge −0.24, so no γ > 0 has a reading (`exchangeable_domain`); at "
+                "the paper scale four of five teachers lie above their edge and re-enter the domain at γ ≥ 0.5 "
+                "(§3, the domain; §5, the γ rung)")
+B_DECLARED = {4: dict(expect={'quick': False}, why=GAMMA_DOMAIN), 16: dict(expect=False, why=B16_INV)}
+# softmax β: the declared verdict of (b), per scale (β = 1 was declared at the quick scale until the decided pairs:
+# teachers 0 and 1 leave the domain at γ = 0.25, before three estimators move; teacher 2 is read at every γ)
 
 @THEOREM.claims('static', name='gamma_misreads')
 def gamma_misread_claims(static:list, scale:str) -> list:
@@ -714,18 +752,20 @@ def gamma_misread_claims(static:list, scale:str) -> list:
     for kind, beta, lab in _classes(S['betas']):
         rd = gamma_curves(static, kind, beta, S['gammas'])['readings']
         fm = first_misread(static, kind, beta, S['gammas'])
-        ok0 = [t for t in range(len(rd[0])) if rd[0][t] is not None]                 # a static estimate at γ = 0
-        seen = [t for t in ok0 if any(row[t] is not None for row in rd[1:])]           # and a defined one at γ > 0
-        last = [max((g for g, row in zip(S['gammas'], rd) if row[t] is not None), default=None) for t in seen]
-        pts = sum(row[t] is not None for row in rd[1:] for t in ok0)          # the (γ > 0, teacher) points judged
-        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1, on '
-                         "the γ's where softmax's inverse is defined, for every teacher with a static estimate at "
-                         f"γ = 0 (evaluable: {len(seen)} of {len(rd[0])} teachers, {pts} of "
-                         f"{(len(rd) - 1) * len(rd[0])} (γ > 0, teacher) points; an undefined reading is not evaluable, "
-                         "not a misreading, and with none evaluable the claim does not hold)",
-                         len(seen) > 0 and all(fm[e][t] is not None for e in ESTIMATORS for t in seen),
-                         f'teachers with an estimate at γ = 0: {ok0}, of which defined at some γ > 0: {seen} (largest '
-                         f'defined γ: {last}); first misreading γ per teacher: {fm}',
+        ev, T = evaluable(fm, rd), len(rd[0])
+        full = [t for t in range(T) if all(row[t] is not None for row in rd)]         # a reading at every γ
+        last = [max((g for g, row in zip(S['gammas'], rd) if row[t] is not None), default=None) for t in range(T)]
+        pts = sum(row[t] is not None for row in rd[1:] for t in range(T) if rd[0][t] is not None)
+        bad = {e: [t for t in ev[e] if fm[e][t] is None] for e in ESTIMATORS}         # read at every γ, never misread
+        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1. Where '
+                         "softmax's inverse is undefined there is no reading (neither a misreading nor a match), so an "
+                         '(estimator, teacher) pair is decided by a misreading at a defined γ, or by a reading at every '
+                         'γ; the claim holds when every decided pair misreads and every estimator is decided for some '
+                         f'teacher (decided: {sum(map(len, ev.values()))} of {len(ESTIMATORS) * T} pairs; '
+                         f'{pts} of {(len(rd) - 1) * T} (γ > 0, teacher) points defined)',
+                         all(ev[e] for e in ESTIMATORS) and not any(bad.values()),
+                         f'teachers read at every γ: {full}; largest defined γ per teacher: {last}; decided teachers '
+                         f'per estimator: {ev}; decided and never misread: {bad}; first misreading γ per teacher: {fm}',
                          **(B_DECLARED.get(beta, {}) if kind == 'softmax' else {})))
     pop = first_misread(static, 'linear', 1, S['gammas'], which='population')
     est = first_misread(static, 'linear', 1, S['gammas'])
