@@ -216,9 +216,9 @@ THEORY_1_L = ("THEORY §5 (corrected) never derived a 1/L law: the noise part of
 THEORY_UNDER = ("THEORY §5 (corrected): every count over-counts somewhere; the calibrated count at its stated rate α, "
                 "the edge and GD cuts at L = 2d or β = 16, where the per-sequence sandwich, with few residual "
                 "degrees of freedom and a sharp softmax's misfit, lets noise directions through (§3, 'Over-counts')")
-EDGE_1_L = (THEORY_1_L + "; the edge reads at its noise floor, whose derived fall from L = 2d to 8d, "
-            "((L − d − 1)^(−1/2), ratio printed with the claim), is less than 1/L's, and the misfit part adds none. Declared "
-            "after the verdict was seen: an earlier EDGE_1_L was removed in 173829d when the test dropped the points at "
+EDGE_1_L = (THEORY_1_L + "; the edge reads at its noise floor, whose derived fall from L = 2d to 8d (as "
+            "(L − d − 1)^(−1/2), ratio printed with the claim) is less than 1/L's, and at β = 4 the misfit barely "
+            "moves with L (41_kernel_rank §10's table). Declared after the verdict was seen: an earlier EDGE_1_L was removed in 173829d when the test dropped the points at "
             "the prediction; judged two-sided there, the edge's counts reject c/L")
 EDGE_OVER = ("the edge's noise model for softmax (a per-sequence HC2 sandwich, channels independent) under-states "
              "the noise at L = 2d and at β = 16 (§3, 'Over-counts'; 41_kernel_rank §8)")
