@@ -15,7 +15,7 @@ from .theorem import Theorem
 
 # %% auto #0
 __all__ = ['METHODS', 'MAX_GRAM_BYTES', 'DRAW_BYTES', 'SOFTMAX_MIN_TOKENS', 'CONTROL_BASE', 'CONTROL_SWEEPS', 'SOFTMAX_MEASURED',
-           'THEOREM', 'SIZES', 'S_LIN', 'S_LR', 'S_SOFT', 'WHY_BELOW', 'WHY_GOAL', 'FIRST_ORDER_WHY', 'WHY_SLOPE',
+           'THEOREM', 'SIZES', 'S_LIN', 'S_LR', 'S_SOFT', 'WHY_BELOW', 'WHY_GOAL', 'FIRST_ORDER_WHY',
            'CalibrationWarning', 'control_cells', 'null_configs', 'other_size_configs', 'wide_configs',
            'measured_cells', 'token_span', 'Fits', 'per_sequence_fits', 'block_weights', 'NoiseModel', 'gaussian_noise',
            'wild_noise', 'known_value_kernel', 'KernelRank', 'kernel_rank_readings', 'recover_kernel_rank',
@@ -23,8 +23,8 @@ __all__ = ['METHODS', 'MAX_GRAM_BYTES', 'DRAW_BYTES', 'SOFTMAX_MIN_TOKENS', 'CON
            'planted_attention', 'planted_teacher', 'subspace_error', 'bypassed_readings', 'readings_experiment',
            'shared_subspace', 'likelihood_gain', 'likelihood_oracle', 'sizes', 'known_value_configs', 'power_configs',
            'oracle_configs', 'softmax_power_configs', 'frame', 'flaggable_rate', 'over_counts', 'regime_claims',
-           'pooled_claim', 'null_study', 'null_claims', 'fifty_points', 'power_study', 'power_claims', 'softmax_floors',
-           'wild_threshold', 'wild_floor', 'softmax_study', 'softmax_claims']
+           'pooled_claim', 'null_study', 'null_claims', 'fifty_points', 'predicted_point_se', 'power_study',
+           'power_claims', 'softmax_floors', 'wild_threshold', 'wild_floor', 'softmax_study', 'softmax_claims']
 
 # %% ../nbs/41_kernel_rank.ipynb #772e4e08
 METHODS = ('calibrated', 'edge', 'gd')   # the default first; 'edge' and 'gd' are the earlier counts, for comparison
@@ -465,7 +465,7 @@ def _unmeasured_cell(n:int, L:int, r:int) -> str:
             "them: SOFTMAX_MEASURED is read from those configs")
 
 def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None, dv:int=None):
-    "What kind='softmax' refuses (W_V, sigma, a calibrated reading below L = 2d) and warns of (a cell or d_v §8 did not measure)."
+    "What kind='softmax' refuses (W_V, sigma, a calibrated reading below L = 2d: argued, §4, not measured) and warns of (a cell or d_v §8 did not measure)."
     if kind != 'softmax': return
     if W_V is not None:
         raise ValueError("W_V is not used for kind='softmax' (softmax outputs are not linear in the kernel): drop "
@@ -477,7 +477,9 @@ def _check_softmax(kind:str, sigma, W_V, L:int, r:int, methods, n:int=None, dv:i
         raise ValueError(f"kind='softmax' needs L ≥ 2d = {SOFTMAX_MIN_TOKENS * r} tokens per sequence for a "
                          f"calibrated count (d = {r}, the dimension the tokens occupy), got L = {L}: with "
                          f"L − d − 1 = {L - r - 1} residual degrees of freedom per sequence the residuals cannot "
-                         "stand in for the noise and the over-count rate is not controlled. Give longer sequences "
+                         "be shown to stand in for the noise, so no over-count rate is stated (an argument, §4, not "
+                         "a measurement: §8's controls below 2d, read with this refusal bypassed, did not over-count "
+                         "above alpha at their power, and no cell below 2d was calibrated). Give longer sequences "
                          "(or windows of ≥ 2d tokens), or pass method='edge' or 'gd' for a reading without a "
                          "calibrated over-count rate")
     out = _unmeasured_cell(n, L, r) if 'calibrated' in methods and n is not None else ''
@@ -553,7 +555,7 @@ def recover_kernel_rank(X, # sequences (n, L, d), tensor or array, any device
                         draws:int=None, # Monte Carlo noise draws ('calibrated'; default max(199, 2/α − 1))
                         seed:int=0, # of the Monte Carlo draws (the reading is deterministic)
                        ):
-    "Kernel rank read from data before training (THEORY §5): over-counts with chance ≤ alpha where it answers unwarned."
+    "Kernel rank read from data before training (THEORY §5): over-counts with chance ≤ alpha where it answers unwarned; refuses softmax below L = 2d (§4's argument; §8 did not measure it needed)."
     _check_options(kind, method, alpha, draws)
     if kind == 'softmax' and method != 'calibrated':                  # 'edge', 'gd': no rate (§8, 40 § Over-counts)
         warnings.warn(f"kind='softmax', method={method!r}: this count has no calibrated over-count rate for softmax "
@@ -884,13 +886,20 @@ def fifty_points(D:pd.DataFrame, cols) -> dict:
     return {c: fifty_point(g.size().index, g.apply(lambda x: (x[c] == x.k).sum() if c in METHODS else x[c].sum()),
                      g.size()) for c in cols}
 
-WHY_GOAL = ("§7, the estimator's limit: at an over-count level α a count on the per-sequence stack reads a direction "
-            "only once its outlier passes the (1 − α) quantile of the noise's top singular value, which at N = n·d_v "
-            "rows lies above the bulk edge (Tracy–Widom); §7's predicted 50% point of the calibrated count, the best a "
-            "level-α count on this stack can do, is itself about 1.6× the exact-moment BBP floor at L = 16, n = 64, "
-            "and the calibrated count sits on it (the as_predicted claim), so 1.3× is out of this stack's reach at "
-            "this size; the 1.2× against the iid-row floor is against an approximation (Ĉ_m ≈ I) that §7 shows "
-            "over-states the floor")
+WHY_GOAL = ("§7, §9: the estimator's limit, not the data's. A count that thresholds the per-sequence stack's singular "
+            "values at an over-count level α reads a direction only once its outlier passes the (1 − α) quantile of "
+            "the noise's top singular value, which at N = n·d_v rows lies above the bulk edge (Tracy–Widom); §7's "
+            "predicted 50% point for that threshold lies well above the exact-moment BBP floor at L = 16, n = 64 "
+            "(the ratio is printed with the claim) and the calibrated count sits on it (the as_predicted claim). "
+            "The data allow more: §9's likelihood oracle, one shared subspace fitted with every sequence at once, "
+            "reads about at that floor (the goal claim prints its point), so the gap is the per-sequence "
+            "stack's and its level-α cut's; a likelihood count with a calibrated over-count rate is not built")
+
+@functools.lru_cache(maxsize=None)
+def predicted_point_se(L:int, d:int, n:int, d_v:int, sigma:float, reps:int=16) -> float:
+    "Monte Carlo s.e. of `detectability_floors(...).calibrated` (its default `reps`): one-set spread over √reps."
+    one = [detectability_floors(L, d, n, d_v, sigma, reps=1, seed=1000 + i).calibrated for i in range(reps)]
+    return float(np.std(one, ddof=1) / math.sqrt(reps))            # seeds apart from the estimate's own (seed 0)
 
 def power_study(power:list, oracle:list) -> dict:
     "§9 from the records: 50% points of every method, §7's floors, the likelihood oracle's point, and the claims."
@@ -902,21 +911,30 @@ def power_study(power:list, oracle:list) -> dict:
         predicted=[fl16.calibrated] + [predicted_floor(16, 8, 64, 8, .05, m) for m in ('edge', 'gd')] + [fl16.calibrated],
         over_stack=lambda T: T.fifty / fl16.stack, over_iid=lambda T: T.fifty / fl16.iid)
     cal, se = f50['calibrated']
+    lr_hits = pd.DataFrame([dict(s_min=r['config']['spectrum'][-1], hit=h) for r in oracle for h in r['metrics']['hits']])
+    lr50 = fifty_point(*zip(*[(s, g.hit.sum(), len(g)) for s, g in lr_hits.groupby('s_min')]))
+    # as_predicted, derived: the two quantities compared are each an estimate with a sampling error, the measured 50%
+    # point (the logistic fit's delta-method s.e.) and §7's predicted point (a Monte Carlo over token sets: its s.e. is
+    # the spread of one-set predictions over independent sets, over √reps, `predicted_point_se`). If the prediction is
+    # right their difference is ≈ N(0, se² + se_pred²): one two-sided z test at the house 0.27% (family_z(1) = 3.0).
+    # (An earlier version asked for 1.2× + 2 s.e., which no derivation gave.)
+    se_pred = predicted_point_se(16, 8, 64, 8, .05)
+    z_pred = (cal - fl16.calibrated) / math.hypot(se, se_pred)
     claims = [
     claim('linear/goal', 'linear, L = 16, n = 64: the calibrated 50% point is within 1.3× of the derived spectral '
           'floor, the BBP point of the weighted, whitened stack with its exact moments (§7; the issue\'s goal)',
           cal <= 1.3 * fl16.stack, f"{cal:.4f} ± {se:.4f} = {cal / fl16.stack:.2f}× {fl16.stack:.4f}; §7's predicted "
           f"level-α point {fl16.calibrated:.4f} = {fl16.calibrated / fl16.stack:.2f}× it; the iid-row approximation "
-          f"{fl16.iid:.4f} (the calibrated point is {cal / fl16.iid:.2f}× that)", expect=False, why=WHY_GOAL),
-    claim('linear/as_predicted', "linear: the calibrated 50% point is within 1.2× (+ 2 s.e.) of §7's predicted "
-          "finite-size point", abs(math.log(cal / fl16.calibrated)) <= math.log(1.2) + 2 * se / cal,
-          f"{cal:.4f} ± {se:.4f} vs {fl16.calibrated:.4f}"),
+          f"{fl16.iid:.4f} (the calibrated point is {cal / fl16.iid:.2f}× that); the likelihood oracle (§9) "
+          f"{lr50[0]:.4f} = {lr50[0] / fl16.stack:.2f}× the floor", expect=False, why=WHY_GOAL),
+    claim('linear/as_predicted', "linear: the calibrated 50% point agrees with §7's predicted finite-size point "
+          f"within {family_z(1):.1f} s.e. of their difference (the measured point's s.e. and the prediction's Monte "
+          "Carlo s.e.; one two-sided test at 0.27%)", abs(z_pred) <= family_z(1),
+          f"{cal:.4f} ± {se:.4f} vs {fl16.calibrated:.4f} ± {se_pred:.4f}: z = {z_pred:.2f}"),
     claim('linear/beats_edge', "linear: the calibrated 50% point lies below 'edge''s by more than 2 s.e.",
           f50['edge'][0] > cal + 2 * math.hypot(se, f50['edge'][1]), f"{cal:.4f} vs {f50['edge'][0]:.4f}"),
     claim('linear/no_overcount', 'linear, weak third direction: the calibrated count never reads more than k',
           bool((P1.calibrated <= P1.k).all()), f"{int((P1.calibrated > P1.k).sum())} of {len(P1)} draws above k")]
-    lr_hits = pd.DataFrame([dict(s_min=r['config']['spectrum'][-1], hit=h) for r in oracle for h in r['metrics']['hits']])
-    lr50 = fifty_point(*zip(*[(s, g.hit.sum(), len(g)) for s, g in lr_hits.groupby('s_min')]))
     claims.append(claim('linear/per_sequence_cost', 'the likelihood oracle\'s 50% point lies below the '
                               'calibrated count\'s, their 2-s.e. intervals apart (the per-sequence step costs power)',
                               lr50[0] + 2 * lr50[1] < cal - 2 * se,
@@ -966,11 +984,6 @@ def wild_floor(L:int, sigma_r:float, beta:float, d:int=8, n:int=64) -> float:
     th2 = (a + math.sqrt(max(a * a - 4 * M.tau2 * d, 0.))) / 2
     return math.sqrt(d) / beta * sigma_r * math.sqrt(th2 / M.signal)
 
-WHY_SLOPE = ("§10, what the measurement shows: the remainder the level claim declares (measured / predicted falls "
-             "from about 1.47 at L = 2d to 1.33 at 8d) is not flat in L, so at the paper scale's s.e. (about half the "
-             "quick one's) it tilts the slope past 3 s.e.; that remainder (the first-order signal, the misfit's "
-             "heteroscedasticity) is not derived. Declared after the paper records were first judged")
-
 def softmax_study(soft:list) -> dict:
     "§10 from the records: per (β, L) 50% points, residual noise and predictions; the slope test; the claims."
     P2 = frame(soft)
@@ -999,7 +1012,10 @@ def softmax_study(soft:list) -> dict:
           f"(noise part {parts['noise']:.3f} + misfit part {parts['misfit']:.3f}); with §7's Gaussian threshold "
           f"{parts['gaussian']:.3f}; (L − d − 2)^(−1/2) alone {parts['dof_only']:.3f}")
     WHY_LEVEL = ("§10, what the measurement shows: the level rests on the first-order signal βs/√d, not derived to be "
-                 "the per-sequence slope at β = 1, and on the misfit's heteroscedasticity, which the prediction ignores")
+                 "the per-sequence slope at β = 1, and on the misfit's heteroscedasticity, which the prediction ignores; "
+                 "neither is derived to be flat in L, so the slope, which carries that remainder's change over L, is "
+                 "judged with the level (the slope's separate claim was declared at the paper scale only, after its "
+                 "z was seen; it is folded in here)")
     lz = jointly_within((b1.calibrated - b1.wild) / b1.calibrated_se)
     claims = [claim('first_order_floor', 'softmax, β = 1: the calibrated 50% point agrees with the first-order '
           'prediction at every L, within its s.e. (joint, Bonferroni)', fz.holds,
@@ -1009,17 +1025,14 @@ def softmax_study(soft:list) -> dict:
           f'4 within {family_z(1):.1f} s.e.; s.e. over records, delta method)', abs(m1 - 4) <= family_z(1) * m1_se,
           f"misfit variance ratio L = 16 → 64: {m1:.2f} ± {m1_se:.2f} (z = {(m1 - 4) / m1_se:.1f})",
           expect=False, why=WHY_MISFIT),
-              claim('wild_floor_slope', 'softmax, β = 1: the slope of the calibrated 50% point in log L agrees with the '
-          'first-order prediction with the wild bootstrap\'s threshold (noise part + misfit part), within '
-          f'{zmax:.1f} s.e.', abs(zb['wild']) <= zmax,
-          f"measured {meas.b:.3f} ± {meas.se_b:.3f}, predicted {parts['wild']:.3f}: z = {zb['wild']:.2f}",
-          expect={'paper': False}, why=WHY_SLOPE),
     claim('slope_discriminates', 'softmax, β = 1: the same slope test rejects the prediction with §7\'s '
           'Gaussian threshold (the uncorrected ratios)', abs(zb['gaussian']) > zmax,
           f"predicted {parts['gaussian']:.3f}: z = {zb['gaussian']:.2f}"),
     claim('wild_floor_level', 'softmax, β = 1: with the wild bootstrap\'s threshold the calibrated 50% point '
-          'agrees with the first-order prediction at every L, within its s.e. (joint, Bonferroni)', lz.holds,
-          f"{rtxt}; largest |z| {lz.worst:.1f} against {lz.bound:.1f}", expect=False, why=WHY_LEVEL)]
+          'agrees with the first-order prediction at every L, within its s.e. (joint, Bonferroni), and so does its '
+          f'slope in log L (noise part + misfit part), within {zmax:.1f} s.e.', lz.holds and abs(zb['wild']) <= zmax,
+          f"{rtxt}; largest |z| {lz.worst:.1f} against {lz.bound:.1f}; slope: measured {meas.b:.3f} ± "
+          f"{meas.se_b:.3f}, predicted {parts['wild']:.3f}: z = {zb['wild']:.2f}", expect=False, why=WHY_LEVEL)]
     return dict(P2=P2, SF=SF, ratio_text=ratio_text, slope_text=slope_text, claims=claims)
 
 @THEOREM.claims('power_softmax', name='softmax')

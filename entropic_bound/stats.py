@@ -244,9 +244,10 @@ def crossing_pvalues(s, # grid of the parameter (K,), the detection chance risin
                      trials, # draws at each point (K,)
                      s_pred:float, # the predicted 50% point
                     ) -> list:
-    "One-sided exact p-values, one per grid point off s_pred, of 'the chance of detection crosses ½ at s_pred'."
+    "Exact p-values, one per grid point (one-sided off s_pred, two-sided at it), of 'the chance crosses ½ at s_pred'."
     s, k, N = (np.asarray(a, float) for a in (s, hits, trials))
     if not (s.shape == k.shape == N.shape and s.ndim == 1): raise ValueError("s, hits, trials: 1-d of one length")
     if not (math.isfinite(s_pred) and s_pred > 0): raise ValueError(f"s_pred must be finite and > 0, got {s_pred!r}")
-    return [binomial_tail(int(x), int(n), .5) if v < s_pred else binomial_tail(int(n - x), int(n), .5)
-            for v, x, n in zip(s, k, N) if v != s_pred]
+    lo, hi = ([binomial_tail(int(a), int(n), .5) for a, n in zip(x, N)] for x in (k, N - k))   # P(≥ x), P(≤ x)
+    return [min(1., 2 * min(a, b)) if math.isclose(v, s_pred, rel_tol=1e-12) else a if v < s_pred else b
+            for v, a, b in zip(s, lo, hi)]
