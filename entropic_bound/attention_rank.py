@@ -88,7 +88,7 @@ def capacity_experiment(cfg:dict) -> dict:
 DEFICIENT, ACHIEVED = 1e-2, 1e-3    # relative excess: kept by every r < k head; reached at r = k
 AGREE_M, AGREE_Z = 2, 3.     # restarts that must agree; SEs of resolution
 RESTART_ERROR = .025   # α = δ: chance the stall-rate bound is too low; chance some cell gets < AGREE_M good restarts
-STALLS, RUNS = 2, 321  # `stall_count` of the published paper records (asserted on them in § At the paper scale)
+STALLS, RUNS = 2, 481  # `stall_count` of the published paper records (asserted on them in § At the paper scale)
 
 def stall_count(records:list, # capacity and capacity_restarts records
                ) -> tuple:
