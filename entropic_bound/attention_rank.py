@@ -56,7 +56,7 @@ def capacity_configs(scale:str, # 'quick' or 'paper'
                      device:str='cpu') -> list:
     "One config per (spectrum, d, class, β): each is one ensemble of ranks × restarts × teachers."
     # steps: not derived. At the paper scale every run counted as reaching ends ≈ 10 decades below ACHIEVED (the
-    # window `check_window` prints in § At the paper scale), so more steps would change no verdict; at the quick scale
+    # window `check_window` prints in § At the paper scale), so the budget limits no reaching run; at the quick scale
     # linear heads at r ≥ k end on a continuum around ACHIEVED (counted by `check_window`): the budget limits them.
     S = scaled(quick=dict(L=16, ds=[8, 16], betas=[1., 4., 16.], teachers=3, restarts=3, steps=400, lr=2e-2,
                           batch=64, n_eval=1024, spectra=[[1.5, 1., .5]]),
