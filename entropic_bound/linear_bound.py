@@ -32,9 +32,9 @@ __all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_O
            'gd_claims', 'small_init_steps', 'large_init_steps', 'underdetermined_configs', 'carried_cap',
            'underdetermined_experiment', 'Members', 'by_member', 'pooled_members', 'underdetermined_claims',
            'recovery_sample_size', 'raw_noise_edge', 'raw_known_regime', 'raw_median_margin', 'raw_median_regime',
-           'estimator_regime', 'data_only_configs', 'data_only_experiment', 'LengthRecords', 'by_length',
-           'data_only_table', 'data_only_figure', 'n50_line', 'n50_slope', 'n50_claims', 'data_only_claims',
-           'teacher_invariance_claims']
+           'estimator_regime', 'regime_edges', 'data_only_factors', 'data_only_configs', 'data_only_experiment',
+           'LengthRecords', 'by_length', 'data_only_table', 'data_only_figure', 'n50_line', 'n50_slope', 'n50_claims',
+           'data_only_claims', 'teacher_invariance_claims']
 
 # %% ../nbs/10_linear_bound.ipynb #76dc3062
 def eckart_young_excess(task:StaticMixingTask, r:int) -> float:
@@ -755,19 +755,33 @@ DATA_ONLY_LABELS = {'white_known': 'whitened M̂C^½, known σ', 'white_median':
 _TEX = {'white_known': r'whitened $\hat MC^{1/2}$, known $\sigma$',
         'white_median': r'whitened $\hat MC^{1/2}$, median form',
         'raw_known': r'raw $\hat M$, known $\sigma/\sqrt{nd}$', 'raw_median': r'raw $\hat M$, median form'}
-# × n₀ at every L and scale: 0.4–2 n₀ brackets every estimator's n₅₀ (the smallest, raw known-noise's, 0.85 n₀ at
-# L = 128), and three grid points lie below each whitened form's n₅₀; 0.4 n₀ d = 1.2 Lσ²/s² ≥ L for σ/s ≥ 1.
+# × n₀ at every L and scale: 0.4–2 n₀ brackets every estimator's n₅₀, and three grid points lie below each whitened
+# form's n₅₀; 0.4 n₀ d = 1.2 Lσ²/s² ≥ L for σ/s ≥ 1. `data_only_factors` adds the regime-edge points.
 DATA_ONLY_FACTORS = [.4, .6, .8, 1., 1.2, 1.4, 1.7, 2.]
 
+def regime_edges(d:int, sigma:float, s_min:float) -> dict:
+    "Each raw estimator's regime edge in units of n₀: nd_edge/(n₀d), nd_edge = L/(1 − √3/2) (raw_known), 6.2L (median)."
+    per = 3 * sigma ** 2 / s_min ** 2                                   # n₀d/L
+    return {'raw_known': 1 / (1 - math.sqrt(3) / 2) / per, 'raw_median': RAW_MEDIAN_EDGE / per}
+
+def data_only_factors(d:int, sigma:float, s_min:float) -> list:
+    "DATA_ONLY_FACTORS plus, per raw estimator with its edge f_e < 1, the points f_e + (1 − f_e)·{1/4, 1/2} (× n₀)."
+    # The under-count below n₅₀ is judged inside the regime, so it needs ≥ 2 grid points in (f_e, n₅₀/n₀). n₅₀ of a raw
+    # form is not derived (§4); quarter steps of (f_e, 1) put two points in the lower half of the interval from the edge
+    # to the known-noise 50% point n₀, so any n₅₀ above its midpoint has ≥ 2 below it; one below the midpoint is named
+    # by the claim as not evaluable. The same function at every L and scale (it depends on d, σ, s_min only).
+    extra = [f + (1 - f) * k / 4 for f in regime_edges(d, sigma, s_min).values() if f < 1 for k in (1, 2)]
+    return sorted(set(DATA_ONLY_FACTORS) | set(extra))
+
 def data_only_configs(scale:str=None, device='cpu') -> list:
-    "One config per (L, teacher): many data draws at n = DATA_ONLY_FACTORS × n₀."
+    "One config per (L, teacher): many data draws at n = data_only_factors × n₀ (distinct n only)."
     D = scaled(quick=dict(Ls=[16, 24, 32], d=8, draws=70, teachers=3),
                paper=dict(Ls=[16, 32, 64, 128], draws=200, teachers=5), scale=scale)
     spectrum, sigma = [4., 2., 1., .5], 1.
+    fs = data_only_factors(D['d'], sigma, min(spectrum))
     return [dict(L=L, d=D['d'], spectrum=spectrum, sigma=sigma, teacher_seed=t, draws=D['draws'],
                  device=str(device),
-                 ns=[round(f * recovery_sample_size(L, D['d'], sigma, min(spectrum)))
-                     for f in DATA_ONLY_FACTORS])
+                 ns=sorted({round(f * recovery_sample_size(L, D['d'], sigma, min(spectrum))) for f in fs}))
             for L in D['Ls'] for t in range(D['teachers'])]
 
 @THEOREM.sweep('data_only', data_only_configs)
