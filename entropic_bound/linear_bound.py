@@ -372,8 +372,8 @@ def finite_claims(records:list) -> list:
               f'solve, and q = {ROUNDOFF_STAGES} stages of L-term sums), every draw and n '
               f'(κ(C) up to {g0.kappa.max():.1e} at nd = {min(cfg["ns"]) * cfg["d"] // cfg["L"]}L; {g0.teachers} '
               'teachers)', (zero <= 1).all(),
-              f'largest excess/tolerance per n: {zero.max((1, 2)).round(4).tolist()}; largest relative excess '
-              f'{(g0.excess[:, ranks >= rs] / g0.null).max():.1e}'),
+              f'largest excess/tolerance per n: {zero.max((1, 2)).round(4).tolist()}; largest relative excess per n: '
+              f"{[f'{x:.1e}' for x in (g0.excess[:, ranks >= rs] / g0.null).max((1, 2))]}"),
         claim('noiseless/shift', 'noiseless, r < r*: the excess exceeds the tail by Σ s_i²s_j²/((s_i² − s_j²) ndL) '
               f'(first order in 1/(nd)) at the two largest n, within {jsh.bound:.2f} s.e. (the 3-s.e. rate, joint '
               f'over the {jsh.cells} cells)', jsh.holds,
