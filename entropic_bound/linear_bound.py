@@ -34,7 +34,7 @@ __all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_O
            'recovery_sample_size', 'raw_noise_edge', 'raw_known_regime', 'raw_median_margin', 'raw_median_regime',
            'estimator_regime', 'regime_edges', 'data_only_factors', 'data_only_configs', 'data_only_experiment',
            'LengthRecords', 'by_length', 'data_only_table', 'data_only_figure', 'n50_line', 'n50_slope', 'n50_claims',
-           'data_only_claims', 'teacher_invariance_claims']
+           'n50_repulsion', 'data_only_claims', 'teacher_invariance_claims']
 
 # %% ../nbs/10_linear_bound.ipynb #76dc3062
 def eckart_young_excess(task:StaticMixingTask, r:int) -> float:
@@ -884,7 +884,9 @@ def n50_claims(records:list) -> list:
     "n₀ is the L → ∞ 50% point (a = 0), the 1/L form of the correction, and the stronger spikes' share of it."
     f, rows = n50_line(records)
     b0 = n50_slope(rows)                                             # the correction b/L once a = 0 is asserted
-    rs, one = rows[0]['r_star'], NormalDist().inv_cdf(1 - .0027)     # one-sided at the 3-s.e. rate: 2.78
+    rs = rows[0]['r_star']
+    rep = n50_repulsion(records[0]['config']['spectrum'], records[0]['config']['sigma'])
+    bd = rs - 1 + rep                                                # the derived b
     per_L = ', '.join(f"L = {r['L']}: {r['n50'] / r['n0']:.3f} ± {r['se'] / r['n0']:.3f}" for r in rows)
     fit_ = f'a = {f.a:+.4f} ± {f.se_a:.4f}, b = {f.b:.2f} ± {f.se_b:.2f}, χ² = {f.chi2:.2f} on {f.dof} dof'
     fit0 = f'with a = 0: b = {b0.c:.2f} ± {b0.se:.2f}, χ² = {b0.chi2:.2f} on {b0.dof} dof'
@@ -895,11 +897,24 @@ def n50_claims(records:list) -> list:
         claim('correction_form', 'the finite-L correction is b/L: with a = 0 asserted, n₅₀/n₀ − 1 = b/L is consistent '
               'with the measured 50% points (χ² ≤ dof + 3√(2 dof))', b0.chi2 <= b0.dof + 3 * math.sqrt(2 * b0.dof),
               f'{fit0}; free fit {fit_}'),
-        claim('correction_size', f'each of the r* − 1 = {rs - 1} stronger directions takes one noise dimension '
-              'from the weakest (BBP push (L − r* + 1)σ_n²/s against a threshold set for L): b (with a = 0) ≥ r* − 1 '
-              f'within {one:.2f} s.e. (one-sided, the 3-s.e. rate)',
-              b0.c >= rs - 1 - one * b0.se, f'{fit0}; the rest, b − (r* − 1) = {b0.c - rs + 1:.2f}, is measured, '
-              'not derived (§4)')]
+        claim('correction_size', f'the derived part of b: each of the r* − 1 = {rs - 1} stronger directions takes one '
+              'noise dimension from the weakest (BBP push (L − r* + 1)σ_n²/s against a threshold set for L), and they '
+              f'repel its signal eigenvalue (s_{{r*}}²/3σ²)Σ_j s_j²/(s_j² − s_{{r*}}²) = {rep:.3f} (`n50_repulsion`): '
+              f'b (with a = 0) = {rs - 1} + {rep:.3f} = {bd:.3f} within 3 s.e. (two-sided)',
+              abs(b0.c - bd) <= 3 * b0.se, f'{fit0}; (b − {bd:.3f})/s.e. = {(b0.c - bd) / b0.se:+.1f}; the rest, '
+              f'b − {bd:.3f} = {b0.c - bd:.2f}, is not derived (§4)', expect=False,
+              why='§4: two-sided at the derived value, declared after seeing b = 3.95 ± 0.09 (paper; 3.88 ± 0.09 on '
+                  'the derived grid), 4.18 ± 0.18 (quick; 4.11 ± 0.17): the derived parts (r* − 1 noise dimensions, '
+                  'the stronger directions\' repulsion) leave ≈ 0.6–0.8 of b, the size of a single spike\'s own finite-L correction (the rank-1 control cell: '
+                  '(n₅₀/n₀ − 1)·L below 1 and falling with L), which is not derived')]
+
+def n50_repulsion(spectrum:list, sigma:float) -> float:
+    "The r* − 1 stronger directions' second-order repulsion of the weakest signal eigenvalue, in units of 1/L at n₀."
+    # The whitened signal M*C^½ has squared singular values eig(S VᵀCV S); VᵀCV/nd = I + H/√(nd) (H_ij ~ N(0, 1)), so
+    # to second order the weakest moves by −Σ_j s_r²s_j²/((s_j² − s_r²) nd): relative −Σ_j s_j²/((s_j² − s_r²) nd), and
+    # at nd = n₀d = 3Lσ²/s_r² the data needed to bring it back are a fraction (s_r²/3σ²)Σ_j s_j²/(s_j² − s_r²) / L more.
+    s2 = sorted(x ** 2 for x in spectrum)
+    return s2[0] / (3 * sigma ** 2) * sum(x / (x - s2[0]) for x in s2[1:])
 
 def _count_stats(records:list) -> dict:
     "Per (L, estimator): the under-count below its own n₅₀, the over-count, the loss of > 1 direction, n below n₅₀."
