@@ -28,10 +28,11 @@ __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'T
            'capacity_configs', 'length_configs', 'bias_configs', 'by_point', 'capacity_points', 'static_reading',
            'per_teacher', 'spread', 'best_seed_excess', 'ladder_table', 'family_table', 'rung_points', 'declared',
            'rung_claims', 'noisy_static_claims', 'exchangeable_edge', 'inverse_domain_claims', 'tolerance_claims',
-           'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'evaluable',
-           'first_misread', 'unimodal_peak', 'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks',
-           'gamma_misread_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure', 'exchangeable_map',
-           'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of', 'length_figure']
+           'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'clears_edge',
+           'gated_values', 'evaluable', 'first_misread', 'unimodal_peak', 'share_slope', 'gamma_share_claims',
+           'gamma_peak_claims', 'softmax_peaks', 'gamma_misread_claims', 'gamma_capacity_claims', 'gamma_figure_of',
+           'gamma_figure', 'exchangeable_map', 'length_experiment', 'ls_bias_experiment', 'length_claims',
+           'length_figure_of', 'length_figure']
 
 # %% ../nbs/20_ladder.ipynb #b55c701a
 ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
@@ -659,19 +660,40 @@ def gamma_curves(static:list, kind:str, beta, gammas:list) -> dict:
     ms = [st[(kind, g, beta)] for g in gammas]
     return dict(metrics=ms, readings=[[static_reading(m, kind) for m in row] for row in ms])
 
+def clears_edge(e:str, edge:float, L:int) -> bool:
+    "noisy_static_claims' noise-edge rule for estimator e: rtol τ needs edge ≤ τ/2, energy τ noise energy edge²L/4 ≤ (1−τ)/2."
+    # Gavish–Donoho's threshold assumes iid noise (the inverse's, se/M̂ per entry, is not), and entropy and stable rank
+    # have no threshold: no rule says where noise stops moving them, so, as in noisy_static_claims, they are not read
+    fam, _, t = e.partition(' ')
+    if fam == 'numerical': return edge <= float(t) / 2
+    if fam == 'energy': return edge ** 2 * L / 4 <= (1 - float(t)) / 2
+    return False
+
+def gated_values(cv:dict, kind:str) -> dict:
+    "{estimator: per γ (rows) and teacher the reading, None where undefined or its threshold is inside the noise edge}."
+    inv = kind in ('static-softmax', 'softmax')
+    def val(m, e):
+        r = static_reading(m, kind)
+        if r is None: return None
+        return r[e] if clears_edge(e, m['edge_inverse' if inv else 'edge'], len(m['mixer_sv'])) else None
+    return {e: [[val(m, e) for m in row] for row in cv['metrics']] for e in ESTIMATORS}
+
 def evaluable(fm:dict, # `first_misread`
-              rd:list, # readings per γ (rows) and teacher (None: softmax⁻¹ undefined)
+              rd, # readings per γ (rows) and teacher (None: undefined), or {estimator: such rows} (`gated_values`)
              ) -> dict:
     "{estimator: teachers whose (b) is decided: a misreading at a defined γ, or a reading at every γ of the grid}."
-    full = [t for t in range(len(rd[0])) if all(row[t] is not None for row in rd)]
-    return {e: sorted(set(full) | {t for t, g in enumerate(fm[e]) if g is not None}) for e in fm}
+    full = lambda rows: [t for t in range(len(rows[0])) if all(row[t] is not None for row in rows)]
+    per = {e: full(rd[e]) for e in fm} if isinstance(rd, dict) else dict.fromkeys(fm, full(rd))
+    return {e: sorted(set(per[e]) | {t for t, g in enumerate(fm[e]) if g is not None}) for e in fm}
 
-def first_misread(static:list, kind:str, beta, gammas:list, which:str=None) -> dict:
-    "{estimator: first γ at which each teacher's defined reading misreads (None: none on the grid)}."
+def first_misread(static:list, kind:str, beta, gammas:list, which:str=None, gate:bool=False) -> dict:
+    "{estimator: first γ at which each teacher's defined reading misreads (None: none on the grid); gate: `gated_values`}."
     cv = gamma_curves(static, kind, beta, gammas)
     rd = cv['readings'] if which is None else [[m[which] for m in row] for row in cv['metrics']]
-    k, val = cv['metrics'][0][0]['planted'], (lambda r, e: None if r is None else r[e])
-    return {e: [next((g for g, row in zip(gammas[1:], rd[1:]) if misreads(e, val(row[t], e), val(rd[0][t], e), k)),
+    k = cv['metrics'][0][0]['planted']
+    vals = gated_values(cv, kind) if gate else {e: [[None if r is None else r[e] for r in row] for row in rd]
+                                                for e in ESTIMATORS}
+    return {e: [next((g for g, row in zip(gammas[1:], vals[e][1:]) if misreads(e, row[t], vals[e][0][t], k)),
                      None) for t in range(len(rd[0]))] for e in ESTIMATORS}
 
 def unimodal_peak(c:list, gammas:list) -> tuple:
@@ -750,22 +772,29 @@ def gamma_misread_claims(static:list, scale:str) -> list:
     "(b) every estimator eventually misreads, counted where softmax's inverse is defined (undefined is not a misread)."
     S, out = ladder_sizes(scale), []
     for kind, beta, lab in _classes(S['betas']):
-        rd = gamma_curves(static, kind, beta, S['gammas'])['readings']
-        fm = first_misread(static, kind, beta, S['gammas'])
-        ev, T = evaluable(fm, rd), len(rd[0])
-        full = [t for t in range(T) if all(row[t] is not None for row in rd)]         # a reading at every γ
+        cv = gamma_curves(static, kind, beta, S['gammas'])
+        rd, gv = cv['readings'], gated_values(cv, kind)
+        fm = first_misread(static, kind, beta, S['gammas'], gate=True)
+        ev, T = evaluable(fm, gv), len(rd[0])
         last = [max((g for g, row in zip(S['gammas'], rd) if row[t] is not None), default=None) for t in range(T)]
         pts = sum(row[t] is not None for row in rd[1:] for t in range(T) if rd[0][t] is not None)
+        read = {e: sum(v is not None for row in gv[e][1:] for v in row) for e in ESTIMATORS}    # γ > 0 readings
         bad = {e: [t for t in ev[e] if fm[e][t] is None] for e in ESTIMATORS}         # read at every γ, never misread
-        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1. Where '
-                         "softmax's inverse is undefined there is no reading (neither a misreading nor a match), so an "
-                         '(estimator, teacher) pair is decided by a misreading at a defined γ, or by a reading at every '
-                         'γ; the claim holds when every decided pair misreads and every estimator is decided for some '
-                         f'teacher (decided: {sum(map(len, ev.values()))} of {len(ESTIMATORS) * T} pairs; '
-                         f'{pts} of {(len(rd) - 1) * T} (γ > 0, teacher) points defined)',
-                         all(ev[e] for e in ESTIMATORS) and not any(bad.values()),
-                         f'teachers read at every γ: {full}; largest defined γ per teacher: {last}; decided teachers '
-                         f'per estimator: {ev}; decided and never misread: {bad}; first misreading γ per teacher: {fm}',
+        dec, N = sum(map(len, ev.values())), len(ESTIMATORS) * T
+        none = [e for e in ESTIMATORS if not ev[e]]
+        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1, judged '
+                         "where it can be read: the static estimate has a reading (softmax's inverse defined) and the "
+                         "estimator's threshold clears the estimate's noise edge (`clears_edge`, the noisy static "
+                         'claims\' rule); elsewhere there is no reading (neither a misreading nor a match). An (estimator, '
+                         'teacher) pair is decided by a misreading at a read γ, or by a reading at every γ; the claim '
+                         'holds when some pair is decided and every decided pair misreads '
+                         + (f'(not evaluable: 0 of {N} pairs decided)' if not dec else
+                            f'(decided: {dec} of {N} pairs; not evaluable, no pair decided: {", ".join(none) or "none"})'),
+                         dec > 0 and not any(bad.values()),
+                         f'{pts} of {(len(rd) - 1) * T} (γ > 0, teacher) points have a reading; read there per '
+                         f'estimator (threshold clears the noise edge): {read}; largest γ with a reading per teacher: '
+                         f'{last}; decided teachers per estimator: {ev}; decided and never misread: {bad}; first '
+                         f'misreading γ per teacher: {fm}',
                          **(B_DECLARED.get(beta, {}) if kind == 'softmax' else {})))
     pop = first_misread(static, 'linear', 1, S['gammas'], which='population')
     est = first_misread(static, 'linear', 1, S['gammas'])
