@@ -11,21 +11,22 @@ from .spectra import (singular_values, spectral_tail, energy_rank, energy_field,
 from .tasks import AttentionTask, Teachers
 from .models import AttentionHead
 from .train import fit, evaluate
-from .experiment import ResultsCache, scaled, config_key
+from .experiment import ResultsCache, scaled, get_scale, config_key
 from .claims import claim, slug
 from .theorem import Theorem
 from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper, sign_test
 THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 
 # %% auto #0
-__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STALLS', 'RUNS', 'SIGN_LEVEL',
-           'ALPHA_STEP', 'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound',
-           'capacity_configs', 'capacity_experiment', 'stall_count', 'max_restarts', 'capacity_restarts_configs',
-           'held_out_se', 'truncation_head', 'truncation_se', 'capacity_restarts_experiment', 'carried_restarts',
-           'capacity_table', 'threshold_window', 'capacity_figure', 'capacity_claims', 'bound_error_claims', 'wishart3',
-           'linear_risk', 'plateau', 'recovery_init', 'kernel_rate', 'value_time', 'softmax_law', 'depth3_time',
-           'recovery_steps', 'DirectionTracker', 'escape_times', 'escape_level', 'mode_sizes', 'linear_population_path',
-           'efold_at', 'recovery_law', 'depth2_law_linear', 'recovery_configs', 'recovery_experiment', 'balance_scale',
+__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STALLS', 'SIGN_LEVEL', 'ALPHA_STEP',
+           'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound',
+           'capacity_configs', 'capacity_experiment', 'stall_count', 'below_stall_count', 'max_restarts',
+           'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
+           'capacity_restarts_experiment', 'carried_restarts', 'carried_prefix', 'capacity_table', 'threshold_window',
+           'capacity_figure', 'capacity_claims', 'bound_error_claims', 'wishart3', 'linear_risk', 'plateau',
+           'recovery_init', 'kernel_rate', 'value_time', 'softmax_law', 'depth3_time', 'recovery_steps',
+           'DirectionTracker', 'escape_times', 'escape_level', 'mode_sizes', 'linear_population_path', 'efold_at',
+           'recovery_law', 'depth2_law_linear', 'recovery_configs', 'recovery_experiment', 'balance_scale',
            'recovery_times', 'resolved_pairs', 'recovery_figure', 'law_claims', 'scale_claims', 'recovery_claims',
            'recovery_alpha_configs', 'recovery_alpha_experiment', 'alpha_times', 'alpha_scaling_claims',
            'scale_curvature', 'curvature_claims', 'estimator_table', 'distinct_argmax', 'estimator_rows',
@@ -58,13 +59,16 @@ def capacity_configs(scale:str, # 'quick' or 'paper'
     # steps: not derived. At the paper scale every run counted as reaching ends ≈ 10 decades below ACHIEVED (the
     # window `check_window` prints in § At the paper scale), so the budget limits no reaching run; at the quick scale
     # linear heads at r ≥ k end on a continuum around ACHIEVED (counted by `check_window`): the budget limits them.
-    S = scaled(quick=dict(L=16, ds=[8, 16], betas=[1., 4., 16.], teachers=3, restarts=3, steps=400, lr=2e-2,
+    S = scaled(quick=dict(L=16, ds=[8, 16], betas=[1., 4., 16.], teachers=3, steps=400, lr=2e-2,
                           batch=64, n_eval=1024, spectra=[[1.5, 1., .5]]),
-               paper=dict(L=32, teachers=5, restarts=8, steps=3000, batch=256, n_eval=8192,
+               paper=dict(L=32, teachers=5, steps=3000, batch=256, n_eval=8192,
                           spectra=[[1.5, 1., .5], [2., 1.5, 1., .7, .5]]), scale=scale)
     classes = [('linear', 1.)] + [('softmax', b) for b in S['betas']]
+    # restarts below k: the fewest giving every r < k cell AGREE_M agreeing runs, from this scale's stall count
+    cells = len(S['ds']) * len(classes) * S['teachers'] * sum(len(sp) - 1 for sp in S['spectra'])
+    R = max_restarts(*STALLS[get_scale(scale)]['below'], cells)
     return [dict(L=S['L'], d=d, spectrum=sp, kind=kind, beta=beta, teacher_seeds=list(range(S['teachers'])),
-                 ranks=list(range(1, len(sp) + 2)), restarts=S['restarts'], steps=S['steps'], lr=S['lr'],
+                 ranks=list(range(1, len(sp) + 2)), restarts=R, steps=S['steps'], lr=S['lr'],
                  batch=S['batch'], n_eval=S['n_eval'], device=device)
             for sp in S['spectra'] for d in S['ds'] for kind, beta in classes]
 
@@ -96,16 +100,36 @@ DEFICIENT, ACHIEVED = 1e-2, 1e-3    # relative excess: kept by every r < k head;
 # are the margins.
 AGREE_M, AGREE_Z = 2, 3.     # restarts that must agree; SEs of resolution
 RESTART_ERROR = .025   # α = δ: chance the stall-rate bound is too low; chance some cell gets < AGREE_M good restarts
-STALLS, RUNS = 2, 481  # `stall_count` of the published paper records (asserted on them in § At the paper scale)
+# (stalls, runs) of each scale's own records, counted on the runs that every restart count trains, so that the count
+# does not depend on the restarts derived from it: r ≥ k, `stall_count`; r < k, `below_stall_count`. Asserted on the
+# records: the quick scale's below the capacity claims, the paper's in § At the paper scale
+STALLS = dict(quick=dict(above=(4, 144), below=(0, 96)), paper=dict(above=(2, 480), below=(0, 480)))
 
 def stall_count(records:list, # capacity and capacity_restarts records
                ) -> tuple:
-    "(stalls, runs): every run at r ≥ k in `records`, and how many end above ACHIEVED (their infimum is 0)."
-    x = [v for rec in records for (r, _, _), v in zip(rec['metrics']['slots'], rec['metrics']['relative'])
-         if r >= rec['metrics']['k']]
+    "(stalls, runs) at r ≥ k: capacity's one run and capacity_restarts' round 0 per cell; a stall ends above ACHIEVED."
+    x = [v for rec in records for i, ((r, _, _), v) in enumerate(zip(rec['metrics']['slots'], rec['metrics']['relative']))
+         if r >= rec['metrics']['k'] and ('round' not in rec['metrics'] or rec['metrics']['round'][i] == 0)]
     return sum(v > ACHIEVED for v in x), len(x)
 
-def max_restarts(stalls:int, runs:int, # stalls among runs at r ≥ k (`stall_count`)
+def _cap_key(c:dict) -> tuple:
+    return tuple(str(c[a]) for a in ('kind', 'beta', 'd', 'spectrum', 'L', 'teacher_seeds', 'steps'))
+
+def below_stall_count(records:list, # capacity records
+                      restarts:list, # capacity_restarts records (their r = k truncation SEs)
+                     ) -> tuple:
+    "(stalls, runs) at r < k: each cell's first AGREE_M restarts; a stall is not within AGREE_Z SEs of the better."
+    ses = {_cap_key(x['config']): x['metrics']['truncation_se'] for x in restarts if x['metrics']['truncation_se']}
+    stalls = runs = 0
+    for rec in records:
+        m, se = rec['metrics'], ses[_cap_key(rec['config'])]
+        for t in range(len(rec['config']['teacher_seeds'])):
+            for r in range(1, m['k']):
+                v = [x for (r_, s, t_), x in zip(m['slots'], m['relative']) if r_ == r and t_ == t and s < AGREE_M]
+                stalls += len(v) - agreeing(v, [x * se[t][r - 1] for x in v], AGREE_Z); runs += len(v)
+    return stalls, runs
+
+def max_restarts(stalls:int, runs:int, # stalls among runs (`stall_count` at r ≥ k, `below_stall_count` at r < k)
                  cells:int, # (config, teacher, r) cells the restarts are spent on
                 ) -> int:
     "R_max: fewest restarts per cell giving every cell AGREE_M good ones at the upper 1 − α bound on the stall rate."
@@ -116,7 +140,7 @@ def capacity_restarts_configs(scale:str, # 'quick' or 'paper'
     "The capacity configs at r = k and r = k + 1: rounds of AGREE_M more restarts per teacher, up to R_max."
     caps = capacity_configs(scale, device)                                 # every spectrum: k = 3 (and 5 at paper)
     cells = [(c, r) for c in caps for r in (len(c['spectrum']), len(c['spectrum']) + 1)]
-    r_max = max_restarts(STALLS, RUNS, sum(len(c['teacher_seeds']) for c, _ in cells))
+    r_max = max_restarts(*STALLS[get_scale(scale)]['above'], sum(len(c['teacher_seeds']) for c, _ in cells))
     drop = ('ranks', 'restarts')
     return [dict({a: v for a, v in c.items() if a not in drop}, rank=r, first_restart=1, round=AGREE_M,
                  max_restarts=r_max) for c, r in cells]
@@ -199,6 +223,21 @@ def carried_restarts(rec:dict, # a capacity_restarts record computed under anoth
     return dict(rec, key=config_key(rec['experiment'], cfg), config=dict(cfg),
                 carried_from=dict(key=rec['key'], max_restarts=old['max_restarts'], **prev))
 
+def carried_prefix(rec:dict, # a capacity record computed with at least as many restarts below k as `cfg` asks
+                   cfg:dict, # the config it is asked for
+                  ) -> dict|None:
+    "`rec` as the record of `cfg` (restarts ≥ cfg's dropped, kept in `carried_from`) when only `restarts` differs."
+    old = rec['config']
+    if ({a: v for a, v in old.items() if a != 'restarts'} != {a: v for a, v in cfg.items() if a != 'restarts'}
+            or old['restarts'] < cfg['restarts']): return None
+    # sound because a member's training does not depend on the other members of its ensemble (tested: bit for bit)
+    m = rec['metrics']
+    keep = [i for i, (_, s, _) in enumerate(m['slots']) if s < cfg['restarts']]
+    drop = [i for i in range(len(m['slots'])) if i not in keep]
+    def pick(ix): return dict(slots=[m['slots'][i] for i in ix], relative=[m['relative'][i] for i in ix])
+    return dict(rec, key=config_key(rec['experiment'], cfg), config=dict(cfg), metrics=dict(m, **pick(keep)),
+                carried_from=dict(key=rec['key'], restarts=old['restarts'], beyond=pick(drop)))
+
 # %% ../nbs/30_attention_rank.ipynb #39fae1f1
 def _values(m:dict, r:int, t:int) -> list:
     return [x for (r_, _, t_), x in zip(m['slots'], m['relative']) if r_ == r and t_ == t]
@@ -208,12 +247,11 @@ def capacity_table(records:list, # capacity records
                   ) -> 'pd.DataFrame':
     "One row per (class, β, d, spectrum, teacher, r): every restart of both sweeps, best, worst, agreeing, reached."
     import pandas as pd
-    def key(c): return tuple(str(c[a]) for a in ('kind', 'beta', 'd', 'spectrum', 'L', 'teacher_seeds', 'steps'))
     more, rows = {}, []
-    for x in restarts: more.setdefault(key(x['config']), []).append(x['metrics'])   # one record per restarted r
+    for x in restarts: more.setdefault(_cap_key(x['config']), []).append(x['metrics'])   # one record per restarted r
     for rec in records:
         c, m = rec['config'], rec['metrics']
-        xs = more.get(key(c), [])
+        xs = more.get(_cap_key(c), [])
         se = next((x['truncation_se'] for x in xs if x['truncation_se'] is not None), None)    # the r = k record's
         for t, ts in enumerate(c['teacher_seeds']):
             for i, r in enumerate(c['ranks']):
