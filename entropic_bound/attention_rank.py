@@ -56,12 +56,14 @@ def linear_attention_bound(task:AttentionTask, # a linear attention teacher with
 def capacity_configs(scale:str, # 'quick' or 'paper'
                      device:str='cpu') -> list:
     "One config per (spectrum, d, class, β): each is one ensemble of ranks × restarts × teachers."
-    # steps: not derived. At the paper scale every run counted as reaching ends ≈ 10 decades below ACHIEVED (the
-    # window `check_window` prints in § At the paper scale), so the budget limits no reaching run; at the quick scale
-    # linear heads at r ≥ k end on a continuum around ACHIEVED (counted by `check_window`): the budget limits them.
-    S = scaled(quick=dict(L=16, ds=[8, 16], betas=[1., 4., 16.], teachers=3, steps=400, lr=2e-2,
+    # steps: one budget at both scales (3000 Adam steps, cosine schedule). It is not derived from a convergence rate
+    # (Adam's on this landscape has no closed form here); what the verdicts need of it is measured and asserted at both
+    # scales (`check_window`): no run at r ≥ k ends within a decade of ACHIEVED, so each run either reaches the float32
+    # floor or stalls far above it, and the budget decides no verdict. The quick scale once had 400 steps: 30 of its
+    # 146 runs at r ≥ k ended within a decade of ACHIEVED, and its 4 stalls were the budget's (0 of 144 at 3000).
+    S = scaled(quick=dict(L=16, ds=[8, 16], betas=[1., 4., 16.], teachers=3, steps=3000, lr=2e-2,
                           batch=64, n_eval=1024, spectra=[[1.5, 1., .5]]),
-               paper=dict(L=32, teachers=5, steps=3000, batch=256, n_eval=8192,
+               paper=dict(L=32, teachers=5, batch=256, n_eval=8192,
                           spectra=[[1.5, 1., .5], [2., 1.5, 1., .7, .5]]), scale=scale)
     classes = [('linear', 1.)] + [('softmax', b) for b in S['betas']]
     # restarts below k: the fewest giving every r < k cell AGREE_M agreeing runs, from this scale's stall count
@@ -103,7 +105,7 @@ RESTART_ERROR = .025   # α = δ: chance the stall-rate bound is too low; chance
 # (stalls, runs) of each scale's own records, counted on the runs that every restart count trains, so that the count
 # does not depend on the restarts derived from it: r ≥ k, `stall_count`; r < k, `below_stall_count`. Asserted on the
 # records: the quick scale's below the capacity claims, the paper's in § At the paper scale
-STALLS = dict(quick=dict(above=(4, 144), below=(0, 96)), paper=dict(above=(2, 480), below=(0, 480)))
+STALLS = dict(quick=dict(above=(0, 144), below=(0, 96)), paper=dict(above=(2, 480), below=(0, 480)))
 
 def stall_count(records:list, # capacity and capacity_restarts records
                ) -> tuple:
