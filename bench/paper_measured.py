@@ -44,6 +44,8 @@ def main(argv=None):
                          max(r['finished'] for r in rc)))
         for r in recs:
             c = r['config']
+            if 'restarts' in r.get('carried_from', {}):   # re-keyed to fewer restarts: the wall time is of the members trained
+                c = dict(c, restarts=r['carried_from']['restarts'])
             if (ranks := trainer_ranks(name, c)) and c.get('steps'):
                 ms = r['wall_s'] / c['steps']
                 rates.append((name, str(r.get('commit'))[:7], c['kind'], c['d'], len(ranks), ms * 1e3,
