@@ -60,7 +60,8 @@ def capacity_configs(scale:str, # 'quick' or 'paper'
     # (Adam's on this landscape has no closed form here); what the verdicts need of it is measured and asserted at both
     # scales (`check_window`): no run at r ≥ k ends within a decade of ACHIEVED, so each run either reaches the float32
     # floor or stalls far above it, and the budget decides no verdict. The quick scale once had 400 steps: 30 of its
-    # 146 runs at r ≥ k ended within a decade of ACHIEVED, and its 4 stalls were the budget's (0 of 144 at 3000).
+    # 146 runs at r ≥ k ended within a decade of ACHIEVED, and its 4 stalls were the budget's (0 of 144 at 3000); those
+    # two numbers are from a run at commit 7c5e668 with this rule (set steps=400 to regenerate), not printed here.
     S = scaled(quick=dict(L=16, ds=[8, 16], betas=[1., 4., 16.], teachers=3, steps=3000, lr=2e-2,
                           batch=64, n_eval=1024, spectra=[[1.5, 1., .5]]),
                paper=dict(L=32, teachers=5, batch=256, n_eval=8192,
@@ -232,7 +233,8 @@ def carried_prefix(rec:dict, # a capacity record computed with at least as many 
     old = rec['config']
     if ({a: v for a, v in old.items() if a != 'restarts'} != {a: v for a, v in cfg.items() if a != 'restarts'}
             or old['restarts'] < cfg['restarts']): return None
-    # sound because a member's training does not depend on the other members of its ensemble (tested: bit for bit)
+    # restarts are exchangeable; the kept members equal an R-restart run bit for bit at quick shapes, up to summation
+    # order at paper shapes (the CPU chunking depends on the ensemble size)
     m = rec['metrics']
     keep = [i for i, (_, s, _) in enumerate(m['slots']) if s < cfg['restarts']]
     drop = [i for i in range(len(m['slots'])) if i not in keep]
