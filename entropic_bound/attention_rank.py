@@ -14,23 +14,23 @@ from .train import fit, evaluate
 from .experiment import ResultsCache, scaled, get_scale, config_key
 from .claims import claim, slug
 from .theorem import Theorem
-from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper, sign_test
+from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper, binomial_tail, sign_test
 THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 
 # %% auto #0
 __all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STALLS', 'SIGN_LEVEL', 'ALPHA_STEP',
            'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound',
-           'capacity_configs', 'capacity_experiment', 'stall_count', 'below_stall_count', 'max_restarts',
-           'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
-           'capacity_restarts_experiment', 'carried_restarts', 'carried_prefix', 'capacity_table', 'threshold_window',
-           'capacity_figure', 'capacity_claims', 'bound_error_claims', 'wishart3', 'linear_risk', 'plateau',
-           'recovery_init', 'kernel_rate', 'value_time', 'softmax_law', 'depth3_time', 'recovery_steps',
-           'DirectionTracker', 'escape_times', 'escape_level', 'mode_sizes', 'linear_population_path', 'efold_at',
-           'recovery_law', 'depth2_law_linear', 'recovery_configs', 'recovery_experiment', 'balance_scale',
-           'recovery_times', 'resolved_pairs', 'recovery_figure', 'law_claims', 'scale_claims', 'recovery_claims',
-           'recovery_alpha_configs', 'recovery_alpha_experiment', 'alpha_times', 'alpha_scaling_claims',
-           'scale_curvature', 'curvature_claims', 'estimator_table', 'distinct_argmax', 'estimator_rows',
-           'estimator_summary', 'stable_prediction', 'estimator_claims', 'attention_native_rank']
+           'capacity_configs', 'capacity_experiment', 'stall_count', 'below_stall_count', 'stall_strata',
+           'flagged_strata', 'below_cells', 'below_restarts', 'max_restarts', 'capacity_restarts_configs',
+           'held_out_se', 'truncation_head', 'truncation_se', 'capacity_restarts_experiment', 'carried_restarts',
+           'carried_prefix', 'capacity_table', 'threshold_window', 'capacity_figure', 'capacity_claims',
+           'bound_error_claims', 'wishart3', 'linear_risk', 'plateau', 'recovery_init', 'kernel_rate', 'value_time',
+           'softmax_law', 'depth3_time', 'recovery_steps', 'DirectionTracker', 'escape_times', 'escape_level',
+           'mode_sizes', 'linear_population_path', 'efold_at', 'recovery_law', 'depth2_law_linear', 'recovery_configs',
+           'recovery_experiment', 'balance_scale', 'recovery_times', 'resolved_pairs', 'recovery_figure', 'law_claims',
+           'scale_claims', 'recovery_claims', 'recovery_alpha_configs', 'recovery_alpha_experiment', 'alpha_times',
+           'alpha_scaling_claims', 'scale_curvature', 'curvature_claims', 'estimator_table', 'distinct_argmax',
+           'estimator_rows', 'estimator_summary', 'stable_prediction', 'estimator_claims', 'attention_native_rank']
 
 # %% ../nbs/30_attention_rank.ipynb #12271b08
 def linear_attention_bound(task:AttentionTask, # a linear attention teacher with gamma = 1
@@ -67,13 +67,14 @@ def capacity_configs(scale:str, # 'quick' or 'paper'
                paper=dict(L=32, teachers=5, batch=256, n_eval=8192,
                           spectra=[[1.5, 1., .5], [2., 1.5, 1., .7, .5]]), scale=scale)
     classes = [('linear', 1.)] + [('softmax', b) for b in S['betas']]
-    # restarts below k: the fewest giving every r < k cell AGREE_M agreeing runs, from this scale's stall count
-    cells = len(S['ds']) * len(classes) * S['teachers'] * sum(len(sp) - 1 for sp in S['spectra'])
-    R = max_restarts(*STALLS[get_scale(scale)]['below'], cells)
-    return [dict(L=S['L'], d=d, spectrum=sp, kind=kind, beta=beta, teacher_seeds=list(range(S['teachers'])),
-                 ranks=list(range(1, len(sp) + 2)), restarts=R, steps=S['steps'], lr=S['lr'],
+    cfgs = [dict(L=S['L'], d=d, spectrum=sp, kind=kind, beta=beta, teacher_seeds=list(range(S['teachers'])),
+                 ranks=list(range(1, len(sp) + 2)), restarts=None, steps=S['steps'], lr=S['lr'],
                  batch=S['batch'], n_eval=S['n_eval'], device=device)
             for sp in S['spectra'] for d in S['ds'] for kind, beta in classes]
+    # restarts below k: the fewest giving every r < k cell AGREE_M agreeing runs, from this scale's stall counts
+    St, cells = STALLS[get_scale(scale)], below_cells(cfgs)
+    for c in cfgs: c['restarts'] = below_restarts(St['below'], St['strata'], cells, _stratum(c))
+    return cfgs
 
 @THEOREM.sweep('capacity', capacity_configs)
 def capacity_experiment(cfg:dict) -> dict:
@@ -104,9 +105,12 @@ DEFICIENT, ACHIEVED = 1e-2, 1e-3    # relative excess: kept by every r < k head;
 AGREE_M, AGREE_Z = 2, 3.     # restarts that must agree; SEs of resolution
 RESTART_ERROR = .025   # α = δ: chance the stall-rate bound is too low; chance some cell gets < AGREE_M good restarts
 # (stalls, runs) of each scale's own records, counted on the runs that every restart count trains, so that the count
-# does not depend on the restarts derived from it: r ≥ k, `stall_count`; r < k, `below_stall_count`. Asserted on the
-# records: the quick scale's below the capacity claims, the paper's in § At the paper scale
-STALLS = dict(quick=dict(above=(0, 144), below=(0, 96)), paper=dict(above=(2, 480), below=(0, 480)))
+# does not depend on the restarts derived from it: r ≥ k, `stall_count`; r < k, `below_stall_count`; and the r < k
+# strata (class, β, d, k, r) whose own count, over every recorded restart (`stall_strata`), rejects the pooled rate
+# (`flagged_strata`). Asserted on the records: the quick scale's below the capacity claims, the paper's in § At the
+# paper scale
+STALLS = dict(quick=dict(above=(0, 144), below=(0, 96), strata={}),
+              paper=dict(above=(2, 480), below=(0, 480), strata={('softmax', 16., 8, 3, 2): (3, 40)}))
 
 def stall_count(records:list, # capacity and capacity_restarts records
                ) -> tuple:
@@ -131,6 +135,48 @@ def below_stall_count(records:list, # capacity records
                 v = [x for (r_, s, t_), x in zip(m['slots'], m['relative']) if r_ == r and t_ == t and s < AGREE_M]
                 stalls += len(v) - agreeing(v, [x * se[t][r - 1] for x in v], AGREE_Z); runs += len(v)
     return stalls, runs
+
+def _values(m:dict, r:int, t:int) -> list:
+    return [x for (r_, _, t_), x in zip(m['slots'], m['relative']) if r_ == r and t_ == t]
+
+def stall_strata(records:list, # capacity records (a carried record's dropped restarts count too)
+                 restarts:list, # capacity_restarts records (their r = k truncation SEs)
+                ) -> dict:
+    "(stalls, runs) per stratum (class, β, d, k, r), r < k, over every recorded restart; a stall is not within AGREE_Z SEs of its cell's best."
+    ses = {_cap_key(x['config']): x['metrics']['truncation_se'] for x in restarts if x['metrics']['truncation_se']}
+    out = {}
+    for rec in records:
+        c, m, se = rec['config'], rec['metrics'], ses[_cap_key(rec['config'])]
+        b = rec.get('carried_from', {}).get('beyond', dict(slots=[], relative=[]))
+        for t in range(len(c['teacher_seeds'])):
+            for r in range(1, m['k']):
+                v = _values(m, r, t) + _values(b, r, t)
+                g = out.setdefault(_stratum(c) + (r,), [0, 0])
+                g[0] += len(v) - agreeing(v, [x * se[t][r - 1] for x in v], AGREE_Z); g[1] += len(v)
+    return {s: tuple(v) for s, v in out.items()}
+
+def flagged_strata(strata:dict, # `stall_strata`
+                   pooled:tuple, # the pooled (stalls, runs) R is derived from (`below_stall_count`)
+                  ) -> dict:
+    "Strata whose count rejects a stall rate ≤ the pooled bound p_u (one-sided, level RESTART_ERROR, no multiplicity correction)."
+    p = binomial_upper(*pooled, RESTART_ERROR)
+    return {s: v for s, v in strata.items() if binomial_tail(v[0], v[1], p) <= RESTART_ERROR}
+
+def _stratum(c:dict) -> tuple:
+    return (c['kind'], float(c['beta']), int(c['d']), len(c['spectrum']))
+
+def below_cells(configs:list, # capacity configs
+               ) -> int:
+    "The (config, teacher, r < k) cells the restarts below k are spent on: N of `max_restarts`."
+    return sum(len(c['teacher_seeds']) * (len(c['spectrum']) - 1) for c in configs)
+
+def below_restarts(pooled:tuple, # (stalls, runs): `below_stall_count`
+                   flagged:dict, # `flagged_strata`
+                   cells:int, # `below_cells` of the sweep
+                   stratum:tuple, # the config's (class, β, d, k)
+                  ) -> int:
+    "R below k for one config: `max_restarts` of the pooled count, or of a flagged stratum's own count (the same N) if larger."
+    return max([max_restarts(*pooled, cells)] + [max_restarts(*v, cells) for s, v in flagged.items() if s[:4] == stratum])
 
 def max_restarts(stalls:int, runs:int, # stalls among runs (`stall_count` at r ≥ k, `below_stall_count` at r < k)
                  cells:int, # (config, teacher, r) cells the restarts are spent on
@@ -243,19 +289,16 @@ def carried_prefix(rec:dict, # a capacity record computed with at least as many 
                 carried_from=dict(key=rec['key'], restarts=old['restarts'], beyond=pick(drop)))
 
 # %% ../nbs/30_attention_rank.ipynb #39fae1f1
-def _values(m:dict, r:int, t:int) -> list:
-    return [x for (r_, _, t_), x in zip(m['slots'], m['relative']) if r_ == r and t_ == t]
-
 def capacity_table(records:list, # capacity records
                    restarts:list=(), # capacity_restarts records (more restarts at r = k, k + 1), matched by config
                   ) -> 'pd.DataFrame':
-    "One row per (class, β, d, spectrum, teacher, r): every restart of both sweeps, best, worst, agreeing, reached."
+    "One row per (class, β, d, spectrum, teacher, r): every restart of both sweeps, best, worst, agreeing, reached; a carried record's dropped restarts."
     import pandas as pd
     more, rows = {}, []
     for x in restarts: more.setdefault(_cap_key(x['config']), []).append(x['metrics'])   # one record per restarted r
     for rec in records:
         c, m = rec['config'], rec['metrics']
-        xs = more.get(_cap_key(c), [])
+        xs, b = more.get(_cap_key(c), []), rec.get('carried_from', {}).get('beyond', dict(slots=[], relative=[]))
         se = next((x['truncation_se'] for x in xs if x['truncation_se'] is not None), None)    # the r = k record's
         for t, ts in enumerate(c['teacher_seeds']):
             for i, r in enumerate(c['ranks']):
@@ -265,7 +308,7 @@ def capacity_table(records:list, # capacity records
                 else: n_ok = -1                                                  # no SE: agreement not judged
                 rows.append(dict(cls=c['kind'], beta=c['beta'], d=c['d'], k=m['k'], spectrum=str(c['spectrum']),
                                  teacher=ts, r=r, restarts=len(v), best=min(v), worst=max(v), agree=n_ok,
-                                 reached=n_ok >= AGREE_M, runs=v,
+                                 reached=n_ok >= AGREE_M, runs=v, dropped=_values(b, r, t),   # dropped: not judged
                                  bound=m['bound'][t][i] if m['bound'] else float('nan')))
     return pd.DataFrame(rows)
 
@@ -301,6 +344,10 @@ def capacity_figure(records:list, # capacity records
                 if (c['kind'], c['beta'], c['d'], m['k']) != (cls, beta, d, k): continue
                 x = np.array([r for r, _, _ in m['slots']]) + (j - 1.5) * .07
                 ax.plot(x, np.clip(m['relative'], 1e-14, None), 'o', c=col, mfc='none', ms=4, label=lab)
+                b = rec.get('carried_from', {}).get('beyond')
+                if b and b['slots']:
+                    ax.plot(np.array([r for r, _, _ in b['slots']]) + (j - 1.5) * .07 + .03,
+                            np.clip(b['relative'], 1e-14, None), '.', c=col, ms=2, alpha=.5)
                 if m['bound']:
                     ax.plot(c['ranks'], np.clip(np.mean(m['bound'], 0), 1e-14, None), '-', c=col, lw=1,
                             label='linear: lower bound (mean over teachers)')
@@ -309,8 +356,8 @@ def capacity_figure(records:list, # capacity records
         ax.axhline(DEFICIENT, c='gray', ls=':', lw=.8); ax.axhline(ACHIEVED, c='gray', ls='--', lw=.8)
         ax.set(xlabel='head dimension r', yscale='log', ylim=(1e-14, 1.5), title=f'd = {d}, k = {k}')
     axs[0, 0].set_ylabel('relative excess (held out)'); axs[0, 0].legend(fontsize=7, loc='lower left')
-    fig.suptitle('every teacher × restart (o; more restarts at r = k, k + 1: +); linear lower bound (—); '
-                 '1% (⋯) and 1e-3 (--)', fontsize=9)
+    fig.suptitle('every teacher × restart (o; more restarts at r = k, k + 1: +; restarts a carried record dropped, not '
+                 'judged: ·); linear lower bound (—); 1% (⋯) and 1e-3 (--)', fontsize=9)
     fig.tight_layout()
     return fig
 
