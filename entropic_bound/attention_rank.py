@@ -27,10 +27,11 @@ __all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ER
            'bound_error_claims', 'wishart3', 'linear_risk', 'plateau', 'recovery_init', 'kernel_rate', 'value_time',
            'softmax_law', 'depth3_time', 'recovery_steps', 'DirectionTracker', 'escape_times', 'escape_level',
            'mode_sizes', 'linear_population_path', 'efold_at', 'recovery_law', 'depth2_law_linear', 'recovery_configs',
-           'recovery_experiment', 'balance_scale', 'recovery_times', 'resolved_pairs', 'recovery_figure', 'law_claims',
-           'scale_claims', 'recovery_claims', 'recovery_alpha_configs', 'recovery_alpha_experiment', 'alpha_times',
-           'alpha_scaling_claims', 'scale_curvature', 'curvature_claims', 'estimator_table', 'distinct_argmax',
-           'estimator_rows', 'estimator_summary', 'stable_prediction', 'estimator_claims', 'attention_native_rank']
+           'recovery_experiment', 'balance_scale', 'recovery_times', 'rate_band', 'resolved_pairs', 'recovery_figure',
+           'law_claims', 'scale_claims', 'recovery_claims', 'recovery_alpha_configs', 'recovery_alpha_experiment',
+           'alpha_times', 'alpha_scaling_claims', 'scale_curvature', 'curvature_claims', 'estimator_table',
+           'distinct_argmax', 'estimator_rows', 'estimator_summary', 'stable_prediction', 'estimator_claims',
+           'attention_native_rank']
 
 # %% ../nbs/30_attention_rank.ipynb #12271b08
 def linear_attention_bound(task:AttentionTask, # a linear attention teacher with gamma = 1
@@ -507,10 +508,12 @@ def _clock_inverse(tau:float, tau_V:float) -> float:
 def softmax_law(b:float, # initial mode size b_i
                 s:float, # the direction's teacher singular value
                 level:float, # the size dated
-                lr:float, beta:float, L:int, d:int, d_v:int) -> tuple:
+                lr:float, beta:float, L:int, d:int, d_v:int,
+                rate_factor:float=1.) -> tuple: # ρ times this (1: the law; other values: what the test can resolve)
     "(step, e-fold) at which the logistic m = s/(1 + (s/b − 1)e^(−ρ s τ(t))) on the value clock reaches `level`."
     if not b < level < s: raise ValueError(f"level must lie between the initial size {b:.3g} and s = {s:.3g}")
-    rho, tau_V = kernel_rate(lr, beta, L, d, d_v), value_time(lr, L, d_v)
+    if not rate_factor > 0: raise ValueError(f"rate_factor must be > 0, got {rate_factor}")
+    rho, tau_V = rate_factor * kernel_rate(lr, beta, L, d, d_v), value_time(lr, L, d_v)
     t = _clock_inverse((math.log(level / b) - math.log((s - level) / (s - b))) / (rho * s), tau_V)
     return t, 1 / (rho * s * (1 - math.exp(-t / tau_V)) * (1 - level / s))
 
@@ -695,16 +698,43 @@ def recovery_times(rec:dict) -> 'pd.DataFrame':
     rows = []
     for e, ts in enumerate(c['teacher_seeds']):
         meas = [nan if t is None else t for t in escape_times(track[:, e], m['level'][e])]
-        d2 = [nan] * m['k']
+        d2, al = [nan] * m['k'], [nan] * m['k']
         if c['kind'] == 'linear':
             task = AttentionTask(c['L'], c['d'], c['spectrum'], kind='linear', seed=ts)
             d2 = depth2_law_linear({q: torch.tensor(m['init'][q][e]) for q in 'QK'}, task, c['lr'], m['level'][e])
+            s_ = singular_values(task.W)[:m['k']].tolist()
+            # shown, not judged: the uncoupled aligned balanced mode from the direction's own initial strength a0² = m_i(0)
+            al = [depth3_time(math.sqrt(float(track[0, e, i])), math.sqrt(m['level'][e]), s_[i], c['lr'], c['d'])
+                  for i in range(m['k'])]
         for i in range(m['k']):
             ef = m['efold'][e][i]
             rows.append(dict(teacher=ts, direction=i + 1, measured=meas[i], efold=ef,
                              predicted=nan if m['predicted'][e][i] is None else m['predicted'][e][i],
-                             tol=2 * ef + 1, depth2=d2[i]))
+                             tol=2 * ef + 1, depth2=d2[i], aligned=al[i]))
     return pd.DataFrame(rows)
+
+def rate_band(rec:dict, # a softmax recovery record
+              factors=None, # rate factors tried (default: 481 points log-spaced over [1/4, 4])
+             ) -> tuple:
+    "The rate factors f for which softmax_law with ρ·f puts every direction within 2 e-folds (its own) + 1 step."
+    import numpy as np
+    c, m = rec['config'], rec['metrics']
+    if c['kind'] != 'softmax': raise ValueError(f"rate_band needs a softmax recovery record, got kind {c['kind']!r}")
+    fs = np.exp(np.linspace(np.log(.25), np.log(4), 481)) if factors is None else np.asarray(factors, dtype=float)
+    meas = recovery_times(rec).measured.to_numpy()
+    modes = []
+    for e, ts in enumerate(c['teacher_seeds']):
+        b, s = mode_sizes(torch.tensor(m['init']['Q'][e]), torch.tensor(m['init']['K'][e]),
+                          AttentionTask(c['L'], c['d'], c['spectrum'], kind='softmax', beta=c['beta'], seed=ts).W)
+        modes += [(bi, si, m['level'][e]) for bi, si in zip(b.tolist(), s.tolist())]
+    ok = []
+    for f in fs:
+        law = [softmax_law(bi, si, lv, c['lr'], c['beta'], c['L'], c['d'], c['d'], rate_factor=f) for bi, si, lv in modes]
+        ok.append(bool(all(abs(x - t) <= 2 * ef + 1 for x, (t, ef) in zip(meas, law))))
+    acc = fs[np.array(ok)]
+    if not len(acc): return None, None, False
+    i, j = ok.index(True), len(ok) - 1 - ok[::-1].index(True)
+    return float(acc.min()), float(acc.max()), all(ok[i:j + 1])
 
 def resolved_pairs(tab:'pd.DataFrame') -> tuple:
     "Pairs of directions i < j whose predicted gap exceeds the sum of their tolerances: resolved and unresolved."
