@@ -18,20 +18,20 @@ from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper, bi
 THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 
 # %% auto #0
-__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STALLS', 'SIGN_LEVEL', 'ALPHA_STEP',
-           'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound',
+__all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STALLS', 'SIGN_LEVEL', 'WHY_ALIGNED',
+           'ALPHA_STEP', 'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'linear_attention_bound',
            'capacity_configs', 'capacity_experiment', 'stall_count', 'below_stall_count', 'stall_strata',
-           'flagged_strata', 'below_cells', 'below_restarts', 'max_restarts', 'capacity_restarts_configs',
-           'held_out_se', 'truncation_head', 'truncation_se', 'capacity_restarts_experiment', 'carried_restarts',
-           'carried_prefix', 'capacity_table', 'threshold_window', 'capacity_figure', 'capacity_claims',
-           'bound_error_claims', 'wishart3', 'linear_risk', 'plateau', 'recovery_init', 'kernel_rate', 'value_time',
-           'softmax_law', 'depth3_time', 'recovery_steps', 'DirectionTracker', 'escape_times', 'escape_level',
-           'mode_sizes', 'linear_population_path', 'efold_at', 'recovery_law', 'depth2_law_linear', 'recovery_configs',
-           'recovery_experiment', 'balance_scale', 'recovery_times', 'rate_band', 'resolved_pairs', 'recovery_figure',
-           'law_claims', 'scale_claims', 'recovery_claims', 'recovery_alpha_configs', 'recovery_alpha_experiment',
-           'alpha_times', 'alpha_scaling_claims', 'scale_curvature', 'curvature_claims', 'estimator_table',
-           'distinct_argmax', 'estimator_rows', 'estimator_summary', 'stable_prediction', 'estimator_claims',
-           'attention_native_rank']
+           'screen_power', 'flagged_strata', 'below_cells', 'below_restarts', 'max_restarts',
+           'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
+           'capacity_restarts_experiment', 'carried_restarts', 'carried_prefix', 'capacity_table', 'threshold_window',
+           'capacity_figure', 'capacity_claims', 'bound_error_claims', 'wishart3', 'linear_risk', 'plateau',
+           'recovery_init', 'kernel_rate', 'value_time', 'softmax_law', 'depth3_time', 'recovery_steps',
+           'DirectionTracker', 'escape_times', 'escape_level', 'mode_sizes', 'linear_population_path', 'efold_at',
+           'recovery_law', 'depth2_law_linear', 'recovery_configs', 'recovery_experiment', 'balance_scale',
+           'recovery_times', 'rate_band', 'resolved_pairs', 'recovery_figure', 'law_claims', 'scale_claims',
+           'recovery_claims', 'recovery_alpha_configs', 'recovery_alpha_experiment', 'alpha_times',
+           'alpha_scaling_claims', 'scale_curvature', 'curvature_claims', 'estimator_table', 'distinct_argmax',
+           'estimator_rows', 'estimator_summary', 'stable_prediction', 'estimator_claims', 'attention_native_rank']
 
 # %% ../nbs/30_attention_rank.ipynb #12271b08
 def linear_attention_bound(task:AttentionTask, # a linear attention teacher with gamma = 1
@@ -107,11 +107,11 @@ AGREE_M, AGREE_Z = 2, 3.     # restarts that must agree; SEs of resolution
 RESTART_ERROR = .025   # α = δ: chance the stall-rate bound is too low; chance some cell gets < AGREE_M good restarts
 # (stalls, runs) of each scale's own records, counted on the runs that every restart count trains, so that the count
 # does not depend on the restarts derived from it: r ≥ k, `stall_count`; r < k, `below_stall_count`; and the r < k
-# strata (class, β, d, k, r) whose own count, over every recorded restart (`stall_strata`), rejects the pooled rate
-# (`flagged_strata`). Asserted on the records: the quick scale's below the capacity claims, the paper's in § At the
+# strata (class, β, d, k, r) whose own count, on the first R restarts of each cell, R the pooled count's (`stall_strata`: runs that every
+# count trains, so the screen does not depend on which records exist), rejects the pooled rate (`flagged_strata`). Asserted on the records: the quick scale's below the capacity claims, the paper's in § At the
 # paper scale
 STALLS = dict(quick=dict(above=(0, 144), below=(0, 96), strata={}),
-              paper=dict(above=(2, 480), below=(0, 480), strata={('softmax', 16., 8, 3, 2): (3, 40)}))
+              paper=dict(above=(2, 480), below=(0, 480), strata={}))
 
 def stall_count(records:list, # capacity and capacity_restarts records
                ) -> tuple:
@@ -142,8 +142,9 @@ def _values(m:dict, r:int, t:int) -> list:
 
 def stall_strata(records:list, # capacity records (a carried record's dropped restarts count too)
                  restarts:list, # capacity_restarts records (their r = k truncation SEs)
+                 first:int, # restarts 0, …, first − 1 of each cell are counted (the pooled R: every count trains them)
                 ) -> dict:
-    "(stalls, runs) per stratum (class, β, d, k, r), r < k, over every recorded restart; a stall is not within AGREE_Z SEs of its cell's best."
+    "(stalls, runs) per stratum (class, β, d, k, r), r < k, over each cell's first restarts; a stall is not within AGREE_Z SEs of their best."
     ses = {_cap_key(x['config']): x['metrics']['truncation_se'] for x in restarts if x['metrics']['truncation_se']}
     out = {}
     for rec in records:
@@ -151,10 +152,20 @@ def stall_strata(records:list, # capacity records (a carried record's dropped re
         b = rec.get('carried_from', {}).get('beyond', dict(slots=[], relative=[]))
         for t in range(len(c['teacher_seeds'])):
             for r in range(1, m['k']):
-                v = _values(m, r, t) + _values(b, r, t)
+                v = [x for (r_, s, t_), x in zip(m['slots'] + b['slots'], m['relative'] + b['relative'])
+                     if r_ == r and t_ == t and s < first]
                 g = out.setdefault(_stratum(c) + (r,), [0, 0])
                 g[0] += len(v) - agreeing(v, [x * se[t][r - 1] for x in v], AGREE_Z); g[1] += len(v)
     return {s: tuple(v) for s, v in out.items()}
+
+def screen_power(runs:int, # runs in a stratum
+                 pooled:tuple, # the pooled (stalls, runs) (`below_stall_count`)
+                 rates=(.02, .05, .1), # true stall rates of the stratum
+                ) -> tuple:
+    "The fewest stalls `flagged_strata` flags in `runs`, and the chance a stratum of each true rate is flagged."
+    p = binomial_upper(*pooled, RESTART_ERROR)
+    x = next(x for x in range(runs + 2) if x > runs or binomial_tail(x, runs, p) <= RESTART_ERROR)
+    return x, [binomial_tail(x, runs, q) if x <= runs else 0. for q in rates]
 
 def flagged_strata(strata:dict, # `stall_strata`
                    pooled:tuple, # the pooled (stalls, runs) R is derived from (`below_stall_count`)
@@ -380,7 +391,8 @@ def capacity_claims(records:list, # capacity records
         tag = f"{cls}{'' if cls == 'linear' else f' β={beta:g}'}, d={d}, k={k}"
         below, at = g[g.r < k], g[g.r >= k]
         nt, R = g.teacher.nunique(), int(below.restarts.min())
-        agree = f"restarts agree within a relative {(below.worst / below.best - 1).max():.1e}"
+        agree = (f"the worst restart within a relative {(below.worst / below.best - 1).max():.1e} of the best (stalls "
+                 "included; the agreeing restarts are counted by `agreement`)")
         if cls == 'linear':
             claims.append(claim(f'{slug(tag)}/deficiency', f'{tag}: deficiency proved: the per-sample Eckart–Young '
                                                            f'lower bound is '
@@ -786,6 +798,13 @@ def _signs(tab:'pd.DataFrame') -> str:
     return (f"; late (meas > pred) {a.positive}/{a.units} directions, sign test p = {a.p:.3g} (were they "
             f"independent); per teacher {b.positive}/{b.units}, p = {b.p:.3g}: {verdict}")
 
+# declared after the data: the closed form was shown first (a referee asked for it to be judged)
+WHY_ALIGNED = ("THEORY §4 (linear attention is a depth-3 product W_Q W_Kᵀ W_V whose W_V every direction shares): the "
+               "closed form treats each direction as an aligned balanced mode of its own, but a direction that escapes "
+               "after others does so through the W_V they grew, and the O(1/L) terms couple the directions; the exact "
+               "population path keeps both and is the law asserted (`law`). That the coupling is the cause is an "
+               "interpretation: no run isolates it (declared after the data)")
+
 def law_claims(rec:dict) -> list:
     "Each direction's escape step against its class's law; the order of resolved pairs; linear: the depth-2 law fails."
     import numpy as np
@@ -802,7 +821,9 @@ def law_claims(rec:dict) -> list:
         tau_V, v = value_time(c['lr'], c['L'], c['d']), np.array(m['value'])
         ts_ = [t for t in (round(tau_V / 4), round(tau_V / 2), round(tau_V), round(2 * tau_V)) if t < len(v)]
         # shown, not judged: no tolerance for v(t) against the clock is derived, so no claim rests on it
-        extra = (f"; shown only (not judged): value map v(t) at t = {ts_}: "
+        lo_, hi_, _ = rate_band(rec)
+        extra = (f"; the tolerance accepts the law's rate ρ·f for f in [{lo_:.2f}, {hi_:.2f}] (`rate_band`); "
+                 f"shown only (not judged): value map v(t) at t = {ts_}: "
                  f"{[f'{v[t].min():.3f}–{v[t].max():.3f}' for t in ts_]} beside the clock 1 − exp(−t/τ_V) "
                  f"{[round(float(1 - np.exp(-t / tau_V)), 3) for t in ts_]}")
     out = [claim(f'{at}/law', f'{tag}: every teacher direction escapes (first step ≥ θ) within 2 e-folds + 1 step of '
@@ -820,6 +841,12 @@ def law_claims(rec:dict) -> list:
                      f"resolved (teacher, i, j) {[p[:3] for p in res]}; unresolved {[p[:3] for p in unres]}",
                      kind='check'))
     if c['kind'] == 'linear':
+        al = (tab.aligned - tab.measured).abs() <= tab.tol
+        out.append(claim(f'{at}/aligned_mode_law', f'{tag}: every teacher direction escapes within 2 e-folds + 1 step of '
+                         'the closed-form aligned balanced depth-3 mode ȧ = c a²(s − a³) from its own m_i(0) (THEORY §4, '
+                         'the directions uncoupled), every teacher', bool(al.all()),
+                         f"within tolerance {int(al.sum())} of {len(tab)}; (closed form − measured)/e-fold "
+                         f"{((tab.aligned - tab.measured) / tab.efold).round(1).tolist()}", expect=False, why=WHY_ALIGNED))
         fails = [not bool(((g.measured - g.depth2).abs() <= g.tol).all()) for _, g in per.items()]
         d2 = ((tab.measured - tab.depth2) / tab.efold).round(1)
         out.append(claim(f'{at}/depth2_law_fails', f'{tag}: the law test has power: with the depth-2 law (W_V taken '

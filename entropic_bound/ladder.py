@@ -20,19 +20,20 @@ THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 
 # %% auto #0
 __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'TOL', 'LADDER_SIZES', 'NOISY', 'NOISE_SHARE',
-           'LADDER_POINTS', 'WHAT', 'SURE', 'B16_OPT', 'B16_INV', 'DECLARED', 'NOISY_INV', 'RAW', 'GAMMA_DOMAIN',
-           'B_DECLARED', 'MARK', 'CURVES', 'readings', 'link_inverse', 'inverse_domain', 'kron_mixer', 'static_map',
-           'mean_mixing', 'structure', 'linear_static_map', 'linear_share', 'linear_share_terms', 'linear_share_gamma',
-           'linear_share_peak', 'rung_task', 'uniform_share', 'logit_spread', 'static_experiment',
-           'capacity_experiment', 'normalised_excess', 'capacities', 'ladder_sizes', 'static_configs',
-           'capacity_configs', 'length_configs', 'bias_configs', 'by_point', 'capacity_points', 'static_reading',
-           'per_teacher', 'spread', 'best_seed_excess', 'ladder_table', 'family_table', 'rung_points', 'declared',
-           'rung_claims', 'noisy_static_claims', 'exchangeable_edge', 'inverse_domain_claims', 'tolerance_claims',
-           'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'clears_edge',
-           'count_interval', 'gated_values', 'evaluable', 'first_misread', 'unimodal_peak', 'share_slope',
-           'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'gamma_misread_claims', 'gamma_capacity_claims',
-           'gamma_figure_of', 'gamma_figure', 'exchangeable_map', 'length_experiment', 'ls_bias_experiment',
-           'length_claims', 'length_figure_of', 'length_figure']
+           'LADDER_POINTS', 'WHAT', 'SURE', 'B16_OPT', 'B16_INV', 'DECLARED', 'NOISY_INV', 'RAW', 'WEYL_ERROR',
+           'GAMMA_DOMAIN', 'NOISE_MODEL', 'B_DECLARED', 'MARK', 'CURVES', 'readings', 'link_inverse', 'inverse_domain',
+           'kron_mixer', 'static_map', 'mean_mixing', 'structure', 'linear_static_map', 'linear_share',
+           'linear_share_terms', 'linear_share_gamma', 'linear_share_peak', 'rung_task', 'uniform_share',
+           'logit_spread', 'static_experiment', 'capacity_experiment', 'normalised_excess', 'capacities',
+           'ladder_sizes', 'static_configs', 'capacity_configs', 'length_configs', 'bias_configs', 'by_point',
+           'capacity_points', 'static_reading', 'per_teacher', 'spread', 'best_seed_excess', 'ladder_table',
+           'family_table', 'rung_points', 'declared', 'rung_claims', 'noisy_static_claims', 'exchangeable_edge',
+           'inverse_domain_claims', 'tolerance_claims', 'raw_softmax_claims', 'structure_bound', 'structure_claims',
+           'misreads', 'gamma_curves', 'clears_edge', 'count_interval', 'noise_bound', 'gated_values', 'evaluable',
+           'first_misread', 'unimodal_peak', 'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks',
+           'weyl_points', 'gamma_misread_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure',
+           'exchangeable_map', 'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of',
+           'length_figure']
 
 # %% ../nbs/20_ladder.ipynb #b55c701a
 ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
@@ -561,7 +562,9 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
     return claims + [
         claim('inverse_domain_gamma', f"along γ (0 < γ < 1) the inverse is undefined at every point whose positional "
               f"spread (1 − γ)·(spread at γ = 0) is {margin:g} nats outside D_n(γ) = ln 1/(3 entry s.e.), and defined at "
-              f"every point {margin:g} nats inside (where there is one)",
+              f"every point {margin:g} nats inside" + (" (where there is one)" if ins else
+                                                         f" (no point lies {margin:g} nats inside at this scale: that "
+                                                         "half is not tested here)"),
               len(outs) > 0 and not any(r[2] for r in outs) and all(r[2] for r in ins),
               f'outside: {len(outs)} points, {sum(r[2] for r in outs)} defined; inside: {len(ins)} points, '
               f'{sum(r[2] for r in ins)} defined; {len(along) - len(ins) - len(outs)} within {margin:g} nats, of which '
@@ -676,12 +679,12 @@ def clears_edge(e:str, edge:float, L:int) -> bool:
 
 def count_interval(s, # a spectrum, descending (the closed-form mixer's)
                    e:str, # a thresholded estimator: 'numerical τ' or 'energy τ'
-                   eps:float, # a perturbation's spectral norm relative to s₁ (the estimate's noise edge)
+                   d:float, # a bound on the perturbation's spectral norm, in the units of s
                   ) -> tuple:
-    "(lo, hi): the least and most that `e` reads on any spectrum within eps·s₁ of s, entry by entry (Weyl)."
+    "(lo, hi): the least and most that `e` reads on any spectrum within d of s, entry by entry (Weyl)."
     fam, _, t = e.partition(' ')
     if fam not in ('numerical', 'energy'): raise ValueError(f"e must be a 'numerical τ' or 'energy τ' estimator, got {e!r}")
-    s = torch.as_tensor(s, dtype=torch.float64); t, d = float(t), eps * float(s[0])
+    s = torch.as_tensor(s, dtype=torch.float64); t, d = float(t), float(d)
     if fam == 'numerical':                       # count of σ_i > τσ₁: fewest with the rest down, σ₁ up; most the reverse
         return int(((s - d) > t * (s[0] + d)).sum()), int(((s + d) > t * (s[0] - d)).sum())
     def er(up:bool) -> int:                      # the top r up by d and the rest down reaches τ soonest (and the reverse)
@@ -690,6 +693,19 @@ def count_interval(s, # a spectrum, descending (the closed-form mixer's)
             if (a ** 2).sum() >= t * ((a ** 2).sum() + (b ** 2).sum()): return r
         return len(s)
     return er(True), er(False)
+
+WEYL_ERROR = .05   # the chance that the noise bound fails at some point of the γ rung (a union over its points)
+
+def noise_bound(m:dict, # a linear γ-rung point's metrics (`edge`, `mixer_sv`)
+                L:int, d:int, n:int, # sequence length, token dimension, sequences of the fit
+                points:int, # the points the union runs over
+               ) -> float:
+    "‖M̂ − M‖ bound if M̂'s noise is iid per entry at its s.e.: se(2√L + √(2 ln(points/α))) + the fit's round-off."
+    # the s.e. per entry is the one in the edge, edge = 2 se √L / σ̂₁. Gaussian concentration: the spectral norm is
+    # 1-Lipschitz in the entries and E‖N‖ ≤ 2σ√L, so P(‖N‖ ≥ σ(2√L + t)) ≤ exp(−t²/2); the round-off of the
+    # least-squares fit is L d ε κ(G) · σ̂₁ (`inverse_domain`)
+    s1, t = m['mixer_sv'][0], math.sqrt(2 * math.log(points / WEYL_ERROR))
+    return m['edge'] * s1 / (2 * math.sqrt(L)) * (2 * math.sqrt(L) + t) + math.exp(-inverse_domain(L, d, n)) * s1
 
 def gated_values(cv:dict, kind:str) -> dict:
     "{estimator: per γ (rows) and teacher the reading, None where undefined or its threshold is inside the noise edge}."
@@ -783,9 +799,32 @@ GAMMA_DOMAIN = ("no (estimator, teacher) pair is decided at the quick scale: alo
                 "the paper scale four of five teachers lie above their edge and are read at γ = 1, and 4 of the 10 (γ, "
                 "teacher) points at γ = 0.5 and 0.75 are read "
                 "(§3, the domain; §5, the γ rung)")
+# declared after the data (a referee measured it first): the test of the noise model behind b_weyl
+NOISE_MODEL = ("measured, not derived: near γ = 1 (γ ≥ 0.75) the estimate's singular values lie up to 1.21 (quick) "
+               "and 1.51 (paper) times the iid bound from the closed form's, so M̂'s noise is not iid per entry at the "
+               "pooled s.e. there: the least-squares error of K̂ is shaped by G⁻¹ and, at γ > 0, by the "
+               "static map's misspecification (sandwich terms); b_weyl's ranges are then not guaranteed at those points "
+               "(§5, the γ rung)")
 B_DECLARED = {4: dict(expect={'quick': False}, why=GAMMA_DOMAIN), 16: dict(expect=False, why=B16_INV)}
 # softmax β: the declared verdict of (b), per scale (β = 1 was declared at the quick scale until the decided pairs:
 # teachers 0 and 1 leave the domain at γ = 0.25, before three estimators move; teacher 2 is read at every γ)
+
+def weyl_points(static:list, scale:str) -> tuple:
+    "Linear γ rung: (γ, teacher, estimator, lo, hi, reading) at every read point; (γ, teacher, max|σ̂ − σ|/noise_bound)."
+    S = ladder_sizes(scale)
+    ms_ = gamma_curves(static, 'linear', 1, S['gammas'])['metrics']
+    pts, dev = [], []
+    for g, row in zip(S['gammas'], ms_):
+        for t, m in enumerate(row):
+            T = rung_task('linear', S['L'], S['d'], S['k'], g, 1., S['teacher_seeds'][t])
+            sp = torch.linalg.svdvals(kron_mixer(linear_static_map(T), T.L, T.d, T.d_v)[0].double())
+            sh = torch.tensor(m['mixer_sv'], dtype=torch.float64)
+            sp = sp * sh[0] / sp[0]                # the readings are scale-free: the closed form at the estimate's scale
+            bd = noise_bound(m, S['L'], S['d'], S['n'], sum(map(len, ms_)))
+            dev.append((g, t, round(float((sp - sh).abs().max()) / bd, 2)))
+            pts += [(g, t, e, *count_interval(sp, e, bd), m['raw'][e])
+                    for e in ESTIMATORS if clears_edge(e, m['edge'], len(m['mixer_sv']))]
+    return pts, dev
 
 @THEOREM.claims('static', name='gamma_misreads')
 def gamma_misread_claims(static:list, scale:str) -> list:
@@ -818,23 +857,23 @@ def gamma_misread_claims(static:list, scale:str) -> list:
                          **(B_DECLARED.get(beta, {}) if kind == 'softmax' else {})))
     pop = first_misread(static, 'linear', 1, S['gammas'], which='population')
     est = first_misread(static, 'linear', 1, S['gammas'], gate=True)
-    pts = []                                     # (γ, teacher, estimator, lo, hi, the estimate's reading)
-    for g, row in zip(S['gammas'], gamma_curves(static, 'linear', 1, S['gammas'])['metrics']):
-        for t, m in enumerate(row):
-            read = [e for e in ESTIMATORS if clears_edge(e, m['edge'], len(m['mixer_sv']))]
-            if not read: continue
-            T = rung_task('linear', S['L'], S['d'], S['k'], g, 1., S['teacher_seeds'][t])
-            sp = torch.linalg.svdvals(kron_mixer(linear_static_map(T), T.L, T.d, T.d_v)[0].double())
-            pts += [(g, t, e, *count_interval(sp, e, m['edge']), m['raw'][e]) for e in read]
+    pts, dev = weyl_points(static, scale)
     off = [p for p in pts if not p[3] <= p[5] <= p[4]]
     out.append(claim('linear/b_weyl', 'γ rung, linear: wherever an estimator clears the estimate\'s noise edge (the (b) '
                      'gate), it reads on the estimate what the closed-form mixer gives up to the noise: its reading lies '
-                     'between the least and the most it reads on any spectrum within the edge of the closed form\'s '
-                     '(Weyl, the edge 2 s.e. √L/s₁ standing for ‖M̂ − M‖/s₁), at every γ and teacher',
+                     'between the least and the most it reads on any spectrum within the noise bound of the closed '
+                     'form\'s (Weyl; the bound `noise_bound` holds for iid entries at the pooled s.e. with probability '
+                     f'{1 - WEYL_ERROR:.0%} over the rung, and `noise_model` tests it), at every γ and teacher',
                      len(pts) > 0 and not off,
                      f'{len(pts)} read (γ, teacher, estimator) points, {sum(p[3] == p[4] for p in pts)} of them with a '
                      f'single predicted reading; outside (γ, teacher, estimator, lo, hi, read): {off}; first misreading '
                      f'γ, closed form: {pop}; estimate (gated): {est}'))
+    over = [x for x in dev if x[2] > 1]
+    out.append(claim('linear/noise_model', 'γ rung, linear: the noise bound holds: every singular value of the estimate '
+                     'lies within `noise_bound` of the closed form\'s (at the estimate\'s scale), at every γ and teacher',
+                     not over, f'points with max|σ̂ − σ|/bound > 1 (γ, teacher, ratio): {over}; largest ratio per γ: '
+                     + str({g: max(r for g_, _, r in dev if g_ == g) for g in S['gammas']}), kind='check',
+                     expect=False, why=NOISE_MODEL))
     step = lambda g: S['gammas'].index(g) if g is not None else len(S['gammas'])
     order = all(step(n) < step(x) for n, e9, gd in zip(pop['numerical 1e-3'], pop['energy 0.9'], pop['Gavish–Donoho'])
                 for x in (e9, gd))
