@@ -4,7 +4,7 @@
 
 # %% ../nbs/30_attention_rank.ipynb #542a14f4
 from __future__ import annotations
-import math
+import copy, math
 import torch
 from .spectra import (singular_values, spectral_tail, energy_rank, energy_field, numerical_rank,
                                     gavish_donoho_rank, entropy_rank, stable_rank)
@@ -24,8 +24,8 @@ __all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ER
            'screen_power', 'flagged_strata', 'below_cells', 'below_restarts', 'max_restarts',
            'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
            'capacity_restarts_experiment', 'carried_restarts', 'carried_prefix', 'capacity_table', 'threshold_window',
-           'capacity_figure', 'capacity_claims', 'bound_error_claims', 'wishart3', 'linear_risk', 'plateau',
-           'recovery_init', 'kernel_rate', 'value_time', 'softmax_law', 'depth3_time', 'recovery_steps',
+           'capacity_figure', 'capacity_claims', 'stall_probe', 'bound_error_claims', 'wishart3', 'linear_risk',
+           'plateau', 'recovery_init', 'kernel_rate', 'value_time', 'softmax_law', 'depth3_time', 'recovery_steps',
            'DirectionTracker', 'escape_times', 'escape_level', 'mode_sizes', 'linear_population_path', 'efold_at',
            'recovery_law', 'depth2_law_linear', 'recovery_configs', 'recovery_experiment', 'balance_scale',
            'recovery_times', 'rate_band', 'resolved_pairs', 'recovery_figure', 'law_claims', 'scale_claims',
@@ -432,6 +432,45 @@ def capacity_claims(records:list, # capacity records
                             'larger β above every teacher at smaller β)', ok,
                             ', '.join(f"β={b:g}: {lo[b]:.3f}–{hi[b]:.3f}" for b in betas)))
     return claims
+
+# %% ../nbs/30_attention_rank.ipynb #stall0py
+def _held_out_gradient(h, T, n:int, # a one-member trained head, its `Teachers`, held-out sequences
+                       seed:int=987654321, batch:int=512, sub:int=64) -> tuple:
+    "(g, its Monte-Carlo SE): the block-scaled held-out gradient of the relative excess R of member 0, in float64."
+    h = copy.deepcopy(h).double()
+    ps = [h.W_Q, h.W_K, h.W_V]
+    G, D = [], 0.
+    for i, s in enumerate(range(0, n, batch)):
+        X, Ys = T.sample(min(batch, n - s), seed=seed + i, dtype=torch.float64, noiseless=True)
+        for j in range(0, len(X), sub):
+            Y = Ys[:, j:j + sub]
+            a = ((h(X[j:j + sub]) - Y) ** 2).sum()
+            G.append(torch.cat([(p.detach().norm() * q).reshape(-1) for p, q in zip(ps, torch.autograd.grad(a, ps))]))
+            D += float((Y ** 2).sum())
+    G = torch.stack(G)                                                  # (groups, parameters), each block × its norm
+    return float(G.sum(0).norm() / D), float((len(G) * G.var(0).sum()).sqrt() / D)
+
+def stall_probe(cfg:dict, # a `capacity_configs` or `capacity_restarts_configs` config
+                slot:tuple, # the member (r, restart, teacher): init seed 1000·restart + teacher, as in the sweeps
+                more:int=None, # steps of the second budget from the endpoint (default cfg's steps; 0: none)
+                sub:int=64, # held-out sequences per group of the gradient's Monte-Carlo SE
+               ) -> dict:
+    "One member of a capacity config trained alone: held-out R ± SE, stationarity g ± SE; both again after a second budget."
+    tasks = [AttentionTask(cfg['L'], cfg['d'], cfg['spectrum'], kind=cfg['kind'], beta=cfg['beta'], seed=s)
+             for s in cfg['teacher_seeds']]
+    (r, s, t), out = slot, {}
+    T = Teachers(tasks, members=[t])                         # all teachers: the inputs are drawn as in the sweep
+    h = AttentionHead(cfg['d'], [r], kind=cfg['kind'], beta=cfg['beta'], seeds=[1000 * s + t])
+    more = cfg['steps'] if more is None else more
+    for key, seed, steps in (('', 1, cfg['steps']), ('_more', 2, more)):
+        if not steps: continue
+        fit(h, T, steps=steps, lr=cfg['lr'], optimizer='adam', batch_size=cfg['batch'], lr_schedule='cosine',
+            seed=seed, device=cfg['device'])
+        (rel,), (se,) = held_out_se(h, T, cfg['n_eval'])
+        g, g_se = _held_out_gradient(h, T, cfg['n_eval'], sub=sub)
+        out.update({f'relative{key}': rel, f'se{key}': se, f'grad{key}': g, f'grad_se{key}': g_se})
+    return out
+
 
 # %% ../nbs/30_attention_rank.ipynb #c9d433d8
 @THEOREM.claims('capacity', name='bound_error')
