@@ -20,20 +20,20 @@ THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 
 # %% auto #0
 __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'TOL', 'LADDER_SIZES', 'NOISY', 'NOISE_SHARE',
-           'LADDER_POINTS', 'WHAT', 'SURE', 'B16_OPT', 'B16_INV', 'DECLARED', 'NOISY_INV', 'RAW', 'WEYL_ERROR',
-           'GAMMA_DOMAIN', 'NOISE_MODEL', 'B_DECLARED', 'MARK', 'CURVES', 'readings', 'link_inverse', 'inverse_domain',
-           'kron_mixer', 'static_map', 'mean_mixing', 'structure', 'linear_static_map', 'linear_share',
-           'linear_share_terms', 'linear_share_gamma', 'linear_share_peak', 'rung_task', 'uniform_share',
-           'logit_spread', 'static_experiment', 'capacity_experiment', 'normalised_excess', 'capacities',
-           'ladder_sizes', 'static_configs', 'capacity_configs', 'length_configs', 'bias_configs', 'by_point',
-           'capacity_points', 'static_reading', 'per_teacher', 'spread', 'best_seed_excess', 'ladder_table',
-           'family_table', 'rung_points', 'declared', 'rung_claims', 'noisy_static_claims', 'exchangeable_edge',
-           'inverse_domain_claims', 'tolerance_claims', 'raw_softmax_claims', 'structure_bound', 'structure_claims',
-           'misreads', 'gamma_curves', 'clears_edge', 'count_interval', 'noise_bound', 'gated_values', 'evaluable',
-           'first_misread', 'unimodal_peak', 'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks',
-           'weyl_points', 'gamma_misread_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure',
-           'exchangeable_map', 'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of',
-           'length_figure']
+           'LADDER_POINTS', 'WHAT', 'SURE', 'B16_OPT', 'B16_INV', 'DECLARED', 'NOISY_INV', 'FIRST_ORDER', 'RAW',
+           'WEYL_ERROR', 'GAMMA_DOMAIN', 'NOISE_MODEL', 'B_DECLARED', 'MARK', 'CURVES', 'readings', 'link_inverse',
+           'inverse_domain', 'kron_mixer', 'static_map', 'mean_mixing', 'structure', 'linear_static_map',
+           'linear_share', 'linear_share_terms', 'linear_share_gamma', 'linear_share_peak', 'rung_task',
+           'uniform_share', 'logit_spread', 'static_experiment', 'capacity_experiment', 'normalised_excess',
+           'capacities', 'ladder_sizes', 'static_configs', 'capacity_configs', 'length_configs', 'bias_configs',
+           'by_point', 'capacity_points', 'static_reading', 'per_teacher', 'spread', 'best_seed_excess', 'ladder_table',
+           'family_table', 'rung_points', 'declared', 'rung_claims', 'noisy_static_claims', 'exchangeable_map',
+           'exchangeable_edge', 'logit_scale', 'inverse_domain_claims', 'tolerance_claims', 'raw_softmax_claims',
+           'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'clears_edge', 'count_interval',
+           'noise_bound', 'gated_values', 'evaluable', 'first_misread', 'unimodal_peak', 'share_slope',
+           'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'weyl_points', 'gamma_misread_claims',
+           'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure', 'length_experiment', 'ls_bias_experiment',
+           'length_claims', 'length_figure_of', 'length_figure']
 
 # %% ../nbs/20_ladder.ipynb #b55c701a
 ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
@@ -523,9 +523,52 @@ def noisy_static_claims(static:list, scale:str) -> list:
     return out
 
 # %% ../nbs/20_ladder.ipynb #2fc125cf
+def exchangeable_map(task:AttentionTask, n:int, # noiseless sequences
+                     seed:int=0, blocks:int=16, chunk:int=256) -> dict:
+    "At γ = 1 the best static map is I ⊗ P + (11ᵀ − I) ⊗ Q: P, Q, the mixer's a, b (± s.e.), s₂/s₁, share ± s.e."
+    if task.gamma != 1:
+        raise ValueError(f"exchangeable_map needs exchangeable tokens (gamma = 1), got gamma={task.gamma}")
+    L, d, dv = task.L, task.d, task.d_v
+    wP, wQ = L ** .5, (L * (L - 1)) ** .5                     # ‖K‖² = L‖P‖² + L(L−1)‖Q‖²
+    per = -(-n // blocks)
+    S, T, V = [], [], []
+    for b0 in range(0, n, per):
+        m = min(per, n - b0)
+        s, t, v = torch.zeros(2, d, dv, dtype=torch.float64), 0., 0.
+        for c0 in range(0, m, chunk):                  # chunks keep the (chunk, L, L) mixing matrices small
+            X, Y = task.sample(min(chunk, m - c0), seed=seed * 100_003 + b0 + c0, dtype=torch.float64,
+                               noiseless=True)
+            P = X.transpose(1, 2) @ Y / L                                    # (c, d, d_v) per sequence
+            Q = (X.sum(1)[:, :, None] * Y.sum(1)[:, None, :] - L * P) / (L * (L - 1))
+            z = torch.stack([wP * P, wQ * Q], 1)                                       # (c, 2, d, d_v)
+            s += z.sum(0); t += (z ** 2).sum(); v += (Y ** 2).sum()
+        S.append(s); T.append(torch.as_tensor(t)); V.append(torch.as_tensor(v))
+    nb = torch.tensor([min(per, n - b0) for b0 in range(0, n, per)], dtype=torch.float64)
+    S, T, V = torch.stack(S), torch.stack(T), torch.stack(V)
+    u, se = _share(S, T, V, nb)
+    w = torch.tensor([wP, wQ], dtype=torch.float64)
+    def mixer(S_, m):                                  # M̂ ∝ c₁ I/√L + c₂ (11ᵀ − I)/√(L(L−1)), from summed z's
+        PQ = S_ / m / w[:, None, None]
+        U_, s_, _ = torch.linalg.svd(torch.stack([wP * PQ[0].reshape(-1), wQ * PQ[1].reshape(-1)]), full_matrices=False)
+        c = U_[:, 0] * torch.sign(U_[:, 0].sum())
+        return PQ, c / w, s_
+    (Pm, Qm), ab, s_ = mixer(S.sum(0), n)
+    jk = torch.stack([mixer(S.sum(0) - S[j], n - nb[j])[1] for j in range(len(nb))])   # delete-a-block jackknife
+    B = len(nb)
+    ab_se = ((B - 1) / B * ((jk - jk.mean(0)) ** 2).sum(0)).sqrt()
+    return dict(P=Pm, Q=Qm, a=ab[0].item(), b=ab[1].item(), a_se=ab_se[0].item(), b_se=ab_se[1].item(),
+                kron_ratio=(s_[1] / s_[0]).item(), unexplained=u, se=se)
+
+
 def exchangeable_edge(L:int, d:int, beta:float) -> float:
     "The tr W below which, to first order in β, the γ = 1 mixer aI + b(11ᵀ − I) has a/b < 0: −L d^{3/2}/(β(L−1)(L+1+d))."
     return -L * d ** 1.5 / (beta * (L - 1) * (L + 1 + d))
+
+def logit_scale(task:AttentionTask) -> float:
+    "β‖W‖_F/√d: the s.d. of an off-diagonal logit β x_iᵀWx_j/√d for N(0, I) tokens, the first-order expansion's parameter."
+    return task.beta * float(task.W.double().norm()) / math.sqrt(task.d)
+
+FIRST_ORDER = 1.   # the edge is asserted where the expansion parameter is below 1 (at β = 4 it is ≈ 2–3 here)
 
 @THEOREM.claims('static', name='domain')
 def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
@@ -553,12 +596,20 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
         for g in S['gammas']:
             if 0 < g < 1: along += [((1 - g) * x0[t], math.log(1 / (3 * m['entry_se'])), m['inverse'] is not None)
                                     for t, m in enumerate(st[('softmax', g, b)])]
-        tr = [rung_task('softmax', S['L'], S['d'], S['k'], 1., b, t).W.trace().item() for t in S['teacher_seeds']]
-        edge += [(b, t, tr[t], exchangeable_edge(S['L'], S['d'], b), m['inverse'] is not None)
+        Ts = [rung_task('softmax', S['L'], S['d'], S['k'], 1., b, t) for t in S['teacher_seeds']]
+        edge += [(b, t, Ts[t].W.trace().item(), exchangeable_edge(S['L'], S['d'], b), m['inverse'] is not None,
+                  logit_scale(Ts[t]), exchangeable_map(Ts[t], S['n'], seed=t), math.log(1 / (3 * m['entry_se'])))
                  for t, m in enumerate(st[('softmax', 1, b)])]
     ins, outs = [r for r in along if r[0] <= r[1] - margin], [r for r in along if r[0] >= r[1] + margin]
-    below = [r for r in edge if r[2] < r[3]]
-    above1 = [r for r in edge if r[2] >= r[3] and r[0] == 1]
+    first = [r for r in edge if r[5] < FIRST_ORDER]
+    below, above = [r for r in first if r[2] < r[3]], [r for r in first if r[2] >= r[3]]
+    flip = lambda x: x['a'] < -3 * x['a_se'] or x['b'] < -3 * x['b_se']         # an entry sign resolved negative
+    flips = [r for r in edge if flip(r[6])]
+    def ex_(r):
+        x = r[6]
+        sp = f"{math.log(x['a'] / x['b']):.2f}" if x['a'] > 0 and x['b'] > 0 else 'sign flip' if flip(x) else 'unresolved'
+        return (f"(β {r[0]:g}, teacher {r[1]}: a {x['a']:.3g} ± {x['a_se']:.1g}, b {x['b']:.3g} ± {x['b_se']:.1g}, "
+                f"ln(a/b) {sp}, D_n {r[7]:.2f}, {'defined' if r[4] else 'undefined'})")
     return claims + [
         claim('inverse_domain_gamma', f"along γ (0 < γ < 1) the inverse is undefined at every point whose positional "
               f"spread (1 − γ)·(spread at γ = 0) is {margin:g} nats outside D_n(γ) = ln 1/(3 entry s.e.), and defined at "
@@ -569,12 +620,23 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
               f'outside: {len(outs)} points, {sum(r[2] for r in outs)} defined; inside: {len(ins)} points, '
               f'{sum(r[2] for r in ins)} defined; {len(along) - len(ins) - len(outs)} within {margin:g} nats, of which '
               f'{sum(r[2] for r in along if r not in ins and r not in outs)} defined, not asserted', kind='check'),
-        claim('exchangeable_domain', 'at γ = 1 the inverse is undefined for every teacher whose tr W lies below the '
-              'first-order edge −L d^{3/2}/(β(L−1)(L+1+d)) (the diagonal and off-diagonal of aI + b(11ᵀ − I) differ '
-              'in sign), at every β, and defined at β = 1 for every teacher above it',
-              len(below) > 0 and not any(r[4] for r in below) and all(r[4] for r in above1),
-              '(β, teacher, tr W, edge, defined): ' + '; '.join(f'({b}, {t}, {x:.2f}, {e:.2f}, {"yes" if d else "no"})'
-                                                               for b, t, x, e, d in edge))]
+        claim('exchangeable_domain', 'at γ = 1, where the first-order expansion holds (logit s.d. β‖W‖_F/√d < '
+              f'{FIRST_ORDER:g}), the inverse is undefined for every teacher whose tr W lies below the first-order edge '
+              '−L d^{3/2}/(β(L−1)(L+1+d)) (the diagonal and off-diagonal of aI + b(11ᵀ − I) differ in sign) and '
+              'defined for every teacher above it' + ('' if below and above else
+              f" (no teacher lies {'below' if not below else 'above'} the edge there at this scale: that half is "
+              "not tested here)"),
+              len(first) > 0 and not any(r[4] for r in below) and all(r[4] for r in above),
+              '(β, teacher, tr W, edge, logit s.d., defined): ' + '; '.join(
+                  f'({b}, {t}, {x:.2f}, {e:.2f}, {ls:.2f}, {"yes" if d else "no"})' for b, t, x, e, d, ls, *_ in edge)
+              + f'; asserted where the logit s.d. < {FIRST_ORDER:g}: {len(first)} of {len(edge)} (teacher, β) points'),
+        claim('exchangeable_sign', 'at γ = 1 and every β, the exchangeable closed form (`exchangeable_map`, all orders '
+              'in β, ± delete-a-block s.e.) decides the sign: wherever its a or b is negative by 3 s.e. the static '
+              "mixer is no softmax mixer and the inverse is undefined (where a and b are positive, whether it is "
+              "defined is `inverse_domain`'s question: ln(a/b) against D_n, shown)",
+              len(flips) > 0 and not any(r[4] for r in flips),
+              f'{len(flips)} of {len(edge)} points with a resolved sign flip, '
+              f'{sum(r[4] for r in flips)} of them defined; ' + '; '.join(map(ex_, edge)), kind='check')]
 
 @THEOREM.claims('capacity', name='tolerance')
 def tolerance_claims(capacity:list, scale:str) -> list:
@@ -794,11 +856,13 @@ def softmax_peaks(static:list, scale:str) -> dict:
 
 # %% ../nbs/20_ladder.ipynb #f87caf67
 GAMMA_DOMAIN = ("no (estimator, teacher) pair is decided at the quick scale: along γ ≤ 0.5 the positional logit "
-                "spread (1 − γ)·(16–20 nats) lies outside D_n(γ), and at γ = 1 every quick teacher's tr W (−1.31, −1.50, "
-                "−0.26) lies below the first-order edge −0.24, so no γ > 0 has a reading (`exchangeable_domain`); at "
-                "the paper scale four of five teachers lie above their edge and are read at γ = 1, and 4 of the 10 (γ, "
-                "teacher) points at γ = 0.5 and 0.75 are read "
-                "(§3, the domain; §5, the γ rung)")
+                "spread (1 − γ)·(16–20 nats) lies outside D_n(γ), and at γ = 1 no quick teacher has an inverse: the "
+                "exchangeable mixer's off-diagonal weight b is negative for 2 teachers and e^−6.26 of the diagonal for "
+                "the third, outside D_n = 4.24 (`exchangeable_sign`; every tr W (−1.31, −1.50, −0.26) lies below the "
+                "first-order edge −0.24 too, but at β = 4 the logit s.d. is 2.65, outside that edge's regime), so no "
+                "γ > 0 has an inverse; at the paper scale four of five teachers have an inverse at γ = 1, and 4 of the "
+                "10 (γ, teacher) points at γ = 0.5 and 0.75 have one. An inverse is what (b) needs; it reads a pair "
+                "only where the estimator also clears the noise edge (§3, the domain; §5, the γ rung)")
 # declared after the data (a referee measured it first): the test of the noise model behind b_weyl
 NOISE_MODEL = ("measured, not derived: near γ = 1 (γ ≥ 0.75) the estimate's singular values lie up to 1.21 (quick) "
                "and 1.51 (paper) times the iid bound from the closed form's, so M̂'s noise is not iid per entry at the "
@@ -944,35 +1008,6 @@ def gamma_figure(static:list, gammas:list, betas=(1, 4, 16)):
     return fig
 
 # %% ../nbs/20_ladder.ipynb #90f925c5
-def exchangeable_map(task:AttentionTask, n:int, # noiseless sequences
-                     seed:int=0, blocks:int=16, chunk:int=256) -> dict:
-    "At γ = 1 the best static map is I ⊗ P + (11ᵀ − I) ⊗ Q: P, Q, the mixer's a, b, s₂/s₁, share ± s.e."
-    if task.gamma != 1:
-        raise ValueError(f"exchangeable_map needs exchangeable tokens (gamma = 1), got gamma={task.gamma}")
-    L, d, dv = task.L, task.d, task.d_v
-    wP, wQ = L ** .5, (L * (L - 1)) ** .5                     # ‖K‖² = L‖P‖² + L(L−1)‖Q‖²
-    per = -(-n // blocks)
-    S, T, V = [], [], []
-    for b0 in range(0, n, per):
-        m = min(per, n - b0)
-        s, t, v = torch.zeros(2, d, dv, dtype=torch.float64), 0., 0.
-        for c0 in range(0, m, chunk):                  # chunks keep the (chunk, L, L) mixing matrices small
-            X, Y = task.sample(min(chunk, m - c0), seed=seed * 100_003 + b0 + c0, dtype=torch.float64,
-                               noiseless=True)
-            P = X.transpose(1, 2) @ Y / L                                    # (c, d, d_v) per sequence
-            Q = (X.sum(1)[:, :, None] * Y.sum(1)[:, None, :] - L * P) / (L * (L - 1))
-            z = torch.stack([wP * P, wQ * Q], 1)                                       # (c, 2, d, d_v)
-            s += z.sum(0); t += (z ** 2).sum(); v += (Y ** 2).sum()
-        S.append(s); T.append(torch.as_tensor(t)); V.append(torch.as_tensor(v))
-    nb = torch.tensor([min(per, n - b0) for b0 in range(0, n, per)], dtype=torch.float64)
-    S, T, V = torch.stack(S), torch.stack(T), torch.stack(V)
-    u, se = _share(S, T, V, nb)
-    Pm, Qm = S.sum(0) / n / torch.tensor([wP, wQ], dtype=torch.float64)[:, None, None]
-    U_, s_, _ = torch.linalg.svd(torch.stack([wP * Pm.reshape(-1), wQ * Qm.reshape(-1)]), full_matrices=False)
-    c = U_[:, 0] * torch.sign(U_[:, 0].sum())          # M̂ ∝ c₁ I/√L + c₂ (11ᵀ − I)/√(L(L−1))
-    return dict(P=Pm, Q=Qm, a=(c[0] / wP).item(), b=(c[1] / wQ).item(), kron_ratio=(s_[1] / s_[0]).item(),
-                unexplained=u, se=se)
-
 @THEOREM.sweep('length', length_configs)
 def length_experiment(cfg:dict) -> dict:
     "One teacher at one L (γ = 1): the population unexplained share ± s.e. and the channel map P's readings."
