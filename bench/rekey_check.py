@@ -22,7 +22,7 @@ if __name__ == '__main__':
         old = {tuple(s): r for s, r in zip(rec['metrics']['slots'], rec['metrics']['relative'])}
         new = {tuple(s): float(r) for s, r in zip(m['slots'], m['relative'])}
         if set(old) != set(new): raise SystemExit(f"{key}: the fresh run's slots differ from the record's")
-        rel = lambda s: abs(new[s] - old[s]) / abs(old[s])
+        rel = lambda s: abs(new[s] - old[s]) / max(abs(old[s]), 1e-300)
         above = max((s for s in old if old[s] > 1e-6), key=rel)
         anyw = max(old, key=rel)
         print(f"{key} ({cfg['kind']} β={cfg['beta']:g}, d={cfg['d']}, k={len(cfg['spectrum'])}, {len(old)} slots): "

@@ -20,9 +20,9 @@ THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 # %% auto #0
 __all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STALLS', 'SIGN_LEVEL', 'WHY_ALIGNED',
            'ALPHA_STEP', 'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'WHY_STABLE',
-           'linear_attention_bound', 'capacity_configs', 'capacity_experiment', 'stall_count', 'below_stall_count',
-           'stall_strata', 'screen_power', 'flagged_strata', 'below_cells', 'below_restarts', 'max_restarts',
-           'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
+           'WHY_STABLE_MEASURED', 'linear_attention_bound', 'capacity_configs', 'capacity_experiment', 'stall_count',
+           'below_stall_count', 'stall_strata', 'screen_power', 'flagged_strata', 'below_cells', 'below_restarts',
+           'max_restarts', 'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
            'capacity_restarts_experiment', 'carried_restarts', 'carried_prefix', 'capacity_table', 'threshold_window',
            'capacity_figure', 'capacity_claims', 'stall_probe', 'bound_error_claims', 'wishart3', 'linear_risk',
            'plateau', 'recovery_init', 'kernel_rate', 'value_time', 'softmax_law', 'depth3_time', 'recovery_steps',
@@ -1160,18 +1160,24 @@ def stable_prediction(W_star, # teacher kernel (d, d)
     return 1 + x, (1 + x) * x ** 2
 
 def stable_deflates(W_star, # teacher kernel (d, d)
-                    beta:float) -> bool:
-    "Does the derived stable rank of A(X), 1 + x to leading order, lie below the kernel's own ‖W*‖_F²/s₁²?"
+                    beta:float) -> bool|None:
+    "Is the derived stable rank of A(X), 1 + x ± (1 + x)x², below the kernel's own ‖W*‖_F²/s₁² (None: the band straddles it)?"
     W = torch.as_tensor(W_star, dtype=torch.float64)
-    return stable_prediction(W, beta)[0] < float((W ** 2).sum() / torch.linalg.matrix_norm(W, 2) ** 2)
+    p, e = stable_prediction(W, beta)
+    ks = float((W ** 2).sum() / torch.linalg.matrix_norm(W, 2) ** 2)
+    return True if p + e < ks else False if p - e > ks else None
 
 # declared from the derivation (`stable_prediction`, asserted by `stable_beta1`); the data had shown it first (§ Summary)
 WHY_STABLE = ("THEORY §4 says softmax inflates every estimator on A(X); near uniform attention A(X) keeps 1/(1 + x) of "
               "its energy in the all-ones direction, x = β²‖W*‖_F²/d, and its stable rank is 1 + x (`stable_prediction`, "
-              "asserted by `stable_beta1`), which to leading order lies below the kernel's own ‖W*‖_F²/s₁² "
-              "(`stable_deflates`): the estimators of a spectrum's shape then read no more on A(X) than on the "
-              "kernel, and 'every estimator' fails (§ Which estimator counts, derived at both ends of β; at d = 8 the "
-              "next order does not exclude the other side, and the measurement decides)")
+              "asserted by `stable_beta1`), which with its next order lies below the kernel's own ‖W*‖_F²/s₁² "
+              "(`stable_deflates`): the stable rank reads less on A(X) than on the kernel (derived; energy rank 0.9 "
+              "reads no more, measured), so 'every estimator' fails (§ Which estimator counts, derived at both ends of β)")
+# where the next order straddles the kernel's value (d = 8 here) the derivation does not decide: declared after the data
+WHY_STABLE_MEASURED = ("measured, not derived: near uniform attention the stable rank of A(X) is 1 + x, x = β²‖W*‖_F²/d "
+                       "(`stable_beta1`), but here 1 + x ± (1 + x)x² straddles the kernel's own ‖W*‖_F²/s₁² "
+                       "(`stable_deflates` undecided); the measured stable rank lies below it (energy rank 0.9 reads no "
+                       "more), so 'every estimator' fails (§ Which estimator counts; declared after the data)")
 
 @THEOREM.claims('recovery', name='estimators')
 def estimator_claims(records:list, # recovery records (read through `estimator_rows`)
@@ -1219,13 +1225,16 @@ def estimator_claims(records:list, # recovery records (read through `estimator_r
                         f"kernel {vals(kern, 'stable')}"))
     for b in ESTIMATOR_BETAS:
         # declared where the derivation says the stable rank deflates for every teacher; a mixed β would be an error
-        dfl = {stable_deflates(W, b) for W in Ws.values()}
-        if len(dfl) > 1: raise ValueError(f"at β = {b:g} the stable rank deflates for some teachers only: no verdict is declared")
+        # derived (True), or undecided by the next order while the leading order lies below (None, measured)
+        lead = lambda W: stable_prediction(W, b)[0] < float((W ** 2).sum() / torch.linalg.matrix_norm(W.double(), 2) ** 2)
+        dfl = {(lambda v: v if v is not None or lead(W) else False)(stable_deflates(W, b)) for W in Ws.values()}
+        if len(dfl) > 1: raise ValueError(f"at β = {b:g} the derivation differs between teachers ({dfl}): no verdict is declared")
         claims.append(claim(f'softmax_beta={b:g}/all_inflated', f'softmax, β = {b:g}: every estimator reads more on '
                             'A(X) than on the kernel, every teacher',
                             all(bool((A[b][e] > kern[e]).all()) for e in ESTIMATORS),
                             '; '.join(f"{e} {vals(A[b], e)}" for e in ESTIMATORS) + f"; kernel stable {vals(kern, 'stable')}",
-                            **(dict(expect=False, why=WHY_STABLE) if dfl == {True} else {})))
+                            **({True: dict(expect=False, why=WHY_STABLE), None: dict(expect=False, why=WHY_STABLE_MEASURED),
+                                False: {}}[dfl.pop()])))
     return claims
 
 # %% ../nbs/30_attention_rank.ipynb #7950348a

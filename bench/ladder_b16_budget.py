@@ -1,0 +1,23 @@
+"""Does the budget decide the quick scale's R2-softmax β = 16 capacity? (nbs/20_ladder.ipynb, `B16_OPT`)
+
+At the quick scale (L = 16, d = 8) the size-k students of R2-softmax at β = 16 (γ = 0: fixed positions, near-argmax
+attention) end above the capacity tolerance TOL, a declared disagreement. This script retrains the quick β = 16
+capacity configs (γ = 0, 0.25, 1) at the quick budget (800 steps) and at about 4× and 15× it, one thread, and prints
+each teacher's best normalised excess per size and the capacity read at TOL. About 2 minutes.
+
+    python bench/ladder_b16_budget.py
+"""
+import time, numpy as np, torch
+from entropic_bound.ladder import capacity_configs, capacity_experiment, normalised_excess
+
+if __name__ == '__main__':
+    torch.set_num_threads(1)
+    for steps in (800, 3000, 12000):
+        for c in capacity_configs('quick'):
+            if c['kind'] != 'softmax' or c['beta'] != 16: continue
+            c = dict(c, steps=steps)
+            t0 = time.time(); m = capacity_experiment(c)
+            ex = normalised_excess(m, c)
+            print(f"γ = {c['gamma']:g}, β = {c['beta']:g}, {steps} steps: best normalised excess per teacher (sizes "
+                  f"{c['sizes']}): {np.round(ex.min(-1), 6).tolist()}; capacity at TOL {m['capacity']}; "
+                  f"{time.time() - t0:.0f} s", flush=True)
