@@ -563,6 +563,10 @@ def exchangeable_map(task:AttentionTask, n:int, # noiseless sequences
     return dict(P=Pm, Q=Qm, a=ab[0].item(), b=ab[1].item(), a_se=ab_se[0].item(), b_se=ab_se[1].item(),
                 kron_ratio=(s_[1] / s_[0]).item(), unexplained=u, se=se)
 
+@functools.lru_cache(maxsize=None)
+def _exchangeable_of(L:int, d:int, k:int, beta:float, seed:int, n:int) -> dict:
+    "`exchangeable_map` of one γ = 1 softmax rung teacher, from its config alone (deterministic; cached per process)."
+    return exchangeable_map(rung_task('softmax', L, d, k, 1., beta, seed), n, seed=seed)
 
 def exchangeable_edge(L:int, d:int, beta:float) -> float:
     "The tr W below which, to first order in β, the γ = 1 mixer aI + b(11ᵀ − I) has a/b < 0: −L d^{3/2}/(β(L−1)(L+1+d))."
@@ -602,7 +606,8 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
                                     for t, m in enumerate(st[('softmax', g, b)])]
         Ts = [rung_task('softmax', S['L'], S['d'], S['k'], 1., b, t) for t in S['teacher_seeds']]
         edge += [(b, t, Ts[t].W.trace().item(), exchangeable_edge(S['L'], S['d'], b), m['inverse'] is not None,
-                  logit_scale(Ts[t]), exchangeable_map(Ts[t], S['n'], seed=t), math.log(1 / (3 * m['entry_se'])))
+                  logit_scale(Ts[t]), _exchangeable_of(S['L'], S['d'], S['k'], b, t, S['n']),
+                  math.log(1 / (3 * m['entry_se'])))
                  for t, m in enumerate(st[('softmax', 1, b)])]
     ins, outs = [r for r in along if r[0] <= r[1] - margin], [r for r in along if r[0] >= r[1] + margin]
     first = [r for r in edge if r[5] < FIRST_ORDER]
