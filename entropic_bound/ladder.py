@@ -11,7 +11,7 @@ from .spectra import (numerical_rank, energy_rank, gavish_donoho_rank, entropy_r
 from .tasks import StaticMixingTask, AttentionTask, Teachers
 from .models import StaticMixer, AttentionHead
 from .train import fit, evaluate
-from .experiment import ResultsCache, scaled, minimal_capacity
+from .experiment import ResultsCache, scaled, minimal_capacity, get_scale
 from .claims import claim, slug
 from .theorem import Theorem
 from .stats import Slope, weighted_slope, family_z, jointly_within, binomial_upper, binomial_tail, restarts_needed
@@ -20,15 +20,15 @@ THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 
 # %% auto #0
 __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'TOL', 'LADDER_SIZES', 'NOISY', 'NOISE_SHARE',
-           'LADDER_POINTS', 'WHAT', 'SURE', 'B16_OPT', 'B16_FLOOR', 'B16_RESTARTS', 'B16_INV', 'DECLARED', 'NOISY_INV',
-           'FIRST_ORDER', 'RESTART_ERROR', 'NEAR', 'RAW', 'WEYL_ERROR', 'GAMMA_DOMAIN', 'NOISE_MODEL', 'B_DECLARED',
-           'MARK', 'CURVES', 'readings', 'link_inverse', 'inverse_domain', 'kron_mixer', 'static_map', 'mean_mixing',
-           'structure', 'linear_static_map', 'linear_share', 'linear_share_terms', 'linear_share_gamma',
-           'linear_share_peak', 'rung_task', 'uniform_share', 'logit_spread', 'static_experiment',
+           'RESTART_ERROR', 'FLAGGED', 'LADDER_POINTS', 'WHAT', 'SURE', 'B16_OPT', 'B16_FLOOR', 'B16_RESTARTS',
+           'B16_INV', 'DECLARED', 'NOISY_INV', 'FIRST_ORDER', 'NEAR', 'RAW', 'WEYL_ERROR', 'GAMMA_DOMAIN',
+           'NOISE_MODEL', 'B_DECLARED', 'MARK', 'CURVES', 'readings', 'link_inverse', 'inverse_domain', 'kron_mixer',
+           'static_map', 'mean_mixing', 'structure', 'linear_static_map', 'linear_share', 'linear_share_terms',
+           'linear_share_gamma', 'linear_share_peak', 'rung_task', 'uniform_share', 'logit_spread', 'static_experiment',
            'capacity_experiment', 'normalised_excess', 'capacities', 'ladder_sizes', 'static_configs',
-           'capacity_configs', 'length_configs', 'bias_configs', 'by_point', 'capacity_points', 'static_reading',
-           'per_teacher', 'spread', 'best_seed_excess', 'ladder_table', 'family_table', 'rung_points', 'declared',
-           'rung_claims', 'noisy_static_claims', 'exchangeable_map', 'exchangeable_edge', 'logit_scale',
+           'flagged_restarts', 'capacity_configs', 'length_configs', 'bias_configs', 'by_point', 'capacity_points',
+           'static_reading', 'per_teacher', 'spread', 'best_seed_excess', 'ladder_table', 'family_table', 'rung_points',
+           'declared', 'rung_claims', 'noisy_static_claims', 'exchangeable_map', 'exchangeable_edge', 'logit_scale',
            'inverse_domain_claims', 'stall_runs', 'flagged_points', 'ladder_restarts', 'restart_claims',
            'tolerance_claims', 'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves',
            'clears_edge', 'count_interval', 'noise_bound', 'gated_values', 'evaluable', 'first_misread',
@@ -258,10 +258,13 @@ def capacity_experiment(cfg:dict) -> dict:
     "Students of the rung's own family, of each size, for every teacher at once (one ensemble, shared inputs)."
     tasks = [rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], cfg['gamma'], cfg['beta'], s)
              for s in cfg['teacher_seeds']]
-    sizes, S = cfg['sizes'], cfg['seeds']
-    members = [(t, r, s) for t in range(len(tasks)) for r in sizes for s in range(S)]
+    sizes, first = cfg['sizes'], cfg.get('first_seed', 0)     # more restarts of a flagged point: seeds first, first + 1, …
+    S = cfg['seeds'] - first
+    members = [(t, r, s) for t in range(len(tasks)) for r in sizes for s in range(first, cfg['seeds'])]
     T = Teachers(tasks, members=[t for t, _, _ in members])
-    rs, ss = [r for _, r, _ in members], list(range(len(members)))
+    rs = [r for _, r, _ in members]
+    # init seeds: the member's index (the first S restarts); further restarts 1000 s + 10 t + r, disjoint from those
+    ss = list(range(len(members))) if not first else [1000 * s + 10 * t + r for t, r, s in members]
     dev = cfg.get('device', 'cpu')
     if cfg['kind'].startswith('static'):
         m = StaticMixer(T.L, rs, seeds=ss, link=tasks[0].link)
@@ -331,12 +334,31 @@ def static_configs(scale:str) -> list:
     return ([base(k, g, b, t) for k, g, b in _points(S, S['gammas']) for t in S['teacher_seeds']]
             + [dict(base(k, g, b, t), noise_share=NOISE_SHARE) for k, g, b in NOISY for t in S['teacher_seeds']])
 
+RESTART_ERROR = .025   # α = δ (Theorem 3's): chance the stall-rate bound is too low; chance some cell gets no good restart
+# the flagged points (`flagged_points`: own stall rate, seed 0, rejects the pooled one) and their stall counts over every
+# init seed of the sizes ≥ k, pinned so that the configs can be built before training; `restart_claims` asserts both
+# against the records (`flagged_count`), so a run whose records differ fails loudly instead of training the wrong R
+FLAGGED = dict(quick={('softmax', 0, 16): (6, 9)}, paper={('softmax', 0, 16): (21, 45)})
+
+def flagged_restarts(count:tuple, # (stalls, runs) at a flagged point, every init seed of the sizes ≥ k
+                     cells:int, # (point, teacher) cells of the sweep: the union bound's count, as for the pooled R
+                    ) -> int|None:
+    "R of a flagged point from its own count: every cell one run at TOL at the upper 1 − α bound (None: no bound < 1)."
+    u = binomial_upper(*count, RESTART_ERROR)
+    return None if u >= 1 else restarts_needed(u, cells, delta=RESTART_ERROR, m=1)
+
 def capacity_configs(scale:str, device='cpu') -> list:
-    "One config per trained rung point: every teacher's students in one ensemble."
+    "One config per trained rung point (every teacher's students in one ensemble); a flagged point's further restarts."
     S = ladder_sizes(scale)
     keys = ('L', 'd', 'k', 'sizes', 'seeds', 'steps', 'steps_static', 'batch', 'teacher_seeds')
-    return [dict({x: S[x] for x in keys}, kind=k, gamma=g, beta=b, device=str(device))
+    base = [dict({x: S[x] for x in keys}, kind=k, gamma=g, beta=b, device=str(device))
             for k, g, b in _points(S, S['gammas'])]
+    # at a flagged point only sizes k − 1 and k decide the capacity (the classes are nested: a size below k − 1 cannot
+    # beat k − 1's infimum, one above k cannot miss what k reaches), so those two get seeds up to the point's own R
+    fl, cells = FLAGGED[get_scale(scale)], S['teachers'] * len(base)
+    more = [dict(c, sizes=[S['k'] - 1, S['k']], first_seed=S['seeds'], seeds=flagged_restarts(fl[p], cells))
+            for c in base for p in [(c['kind'], c['gamma'], c['beta'])] if p in fl and flagged_restarts(fl[p], cells)]
+    return base + more
 
 def length_configs(scale:str) -> list:
     "One config per (class, β, L, teacher) at γ = 1, d = 8 (THEORY's prototype setting), n ∝ 1/L sequences."
@@ -661,7 +683,6 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
 
 
 # %% ../nbs/20_ladder.ipynb #budget-restarts
-RESTART_ERROR = .025   # α = δ (Theorem 3's): chance the stall-rate bound is too low; chance some cell gets no good restart
 NEAR = 10.             # a run of size ≥ k "near" TOL ends within this factor of it: the budget would decide its verdict
 
 def stall_runs(capacity:list) -> dict:
