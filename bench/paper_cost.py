@@ -84,7 +84,7 @@ def lpt(times:list, workers:int) -> float:
 def trainer_ranks(name:str, cfg:dict):
     "Member head dimensions of a trained-ensemble config (None where the FLOP count does not apply)."
     if name == 'ladder/capacity' and not cfg['kind'].startswith('static'):
-        return [r for _ in cfg['teacher_seeds'] for r in cfg['sizes'] for _ in range(cfg['seeds'])]
+        return [r for _ in cfg['teacher_seeds'] for r in cfg['sizes'] for _ in range(cfg.get('first_seed', 0), cfg['seeds'])]
     if name == 'attention_rank/capacity':
         k = len(cfg['spectrum'])
         return [r for r in cfg['ranks'] for _ in range(cfg['restarts'] if r < k else 1) for _ in cfg['teacher_seeds']]
