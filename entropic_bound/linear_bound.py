@@ -22,19 +22,20 @@ THEOREM = Theorem('linear_bound', 'Theorem 1: the linear bound')
 
 # %% auto #0
 __all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS',
-           'eckart_young_excess', 'static_teachers', 'population_steps', 'surplus_floor', 'population_configs',
-           'population_experiment', 'SpectrumRecords', 'by_spectrum', 'population_figure', 'population_claims',
-           'token_columns', 'least_squares_operator', 'whitened_operator', 'reduced_rank_fit', 'finite_sample_excess',
-           'top_noise_energy', 'noise_share', 'noiseless_shift', 'noiseless_tolerance', 'finite_configs',
-           'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure', 'finite_claims', 'trained_vs_closed_form',
-           'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims', 'half_limit_steps', 'growth_rate',
-           'predicted_learning_times', 'gd_configs', 'gd_experiment', 'best_scale_pass', 'gd_window', 'gd_figure',
-           'gd_claims', 'small_init_steps', 'large_init_steps', 'underdetermined_configs', 'carried_cap',
-           'underdetermined_experiment', 'Members', 'by_member', 'pooled_members', 'underdetermined_claims',
-           'recovery_sample_size', 'raw_noise_edge', 'raw_known_regime', 'raw_median_margin', 'raw_median_regime',
-           'estimator_regime', 'regime_edges', 'data_only_factors', 'data_only_configs', 'data_only_experiment',
-           'LengthRecords', 'by_length', 'data_only_table', 'data_only_figure', 'n50_line', 'n50_slope', 'n50_claims',
-           'n50_repulsion', 'data_only_claims', 'teacher_invariance_claims']
+           'WHY_CORRECTION', 'eckart_young_excess', 'static_teachers', 'population_steps', 'surplus_floor',
+           'population_configs', 'population_experiment', 'SpectrumRecords', 'by_spectrum', 'population_figure',
+           'population_claims', 'token_columns', 'least_squares_operator', 'whitened_operator', 'reduced_rank_fit',
+           'finite_sample_excess', 'top_noise_energy', 'noise_share', 'noiseless_shift', 'noiseless_tolerance',
+           'finite_configs', 'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure', 'finite_claims',
+           'trained_vs_closed_form', 'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims',
+           'half_limit_steps', 'growth_rate', 'predicted_learning_times', 'gd_configs', 'gd_experiment',
+           'best_scale_pass', 'gd_window', 'gd_figure', 'gd_claims', 'small_init_steps', 'large_init_steps',
+           'underdetermined_configs', 'carried_cap', 'underdetermined_experiment', 'Members', 'by_member',
+           'pooled_members', 'underdetermined_claims', 'recovery_sample_size', 'raw_noise_edge', 'raw_known_regime',
+           'raw_median_margin', 'raw_median_regime', 'estimator_regime', 'regime_edges', 'data_only_factors',
+           'data_only_configs', 'data_only_experiment', 'LengthRecords', 'by_length', 'data_only_table',
+           'data_only_figure', 'n50_line', 'n50_slope', 'n50_bracket', 'n50_claims', 'n50_repulsion',
+           'n50_single_spike', 'n50_interaction', 'n50_coefficient', 'data_only_claims', 'teacher_invariance_claims']
 
 # %% ../nbs/10_linear_bound.ipynb #76dc3062
 def eckart_young_excess(task:StaticMixingTask, r:int) -> float:
@@ -868,6 +869,14 @@ def data_only_figure(records:list):
     fig.tight_layout()
     return fig
 
+WHY_CORRECTION = ("§4, declared after seeing b = 3.88 ± 0.09 (paper), 4.11 ± 0.17 (quick) against the derived 4.647: the "
+                  "derived b is that of the true 50% point (the reduced model, the whitened operator in distribution, "
+                  "has median (n₅₀/n₀ − 1)·L = 4.31 ± 0.06, 4.49 ± 0.07, 4.68 ± 0.08 at L = 16, 32, 64: "
+                  "bench/n50_terms.py); the records' n₅₀ is a logistic fitted over 0.4–2 n₀ to a skewed curve, which "
+                  "reads its 50% point low at O(1/L) (the same fit on the reduced model: 3.87, 3.82 at L = 16, 32; the "
+                  "records: 3.97, 3.94): that bias, set by the grid and the curve's tails, and the O(1/L²) remainder "
+                  "are not derived")
+
 def n50_line(records:list, estimator:str='white_known') -> tuple:
     "The weighted fit of n₅₀/n₀ − 1 = a + b/L over L (stats.weighted_line), and the rows it was fitted to."
     rows = [r for r in data_only_table(records) if r['estimator'] == estimator]
@@ -879,14 +888,28 @@ def n50_slope(rows:list) -> Slope:
     return weighted_slope([1 / r['L'] for r in rows], [r['n50'] / r['n0'] - 1 for r in rows],
                           [r['se'] / r['n0'] for r in rows])
 
+def n50_bracket(records:list, estimator:str='white_known') -> list:
+    "Per L, the 50% point read locally: the logistic through the two grid points whose P(r̂ = r*) brackets ½ (rows)."
+    # The logistic over the whole grid is a model of the curve's shape, and the detection curve is skewed (§4: its
+    # margin has κ₃ > 0), so its fitted 50% point is not the median; through two bracketing points it interpolates.
+    rows = []
+    for L, g in by_length(records).items():
+        k = (g.ranks[estimator] == g.r_star).sum(1); D = (g.ranks[estimator] == g.r_star).shape[1]
+        up = np.flatnonzero(k >= D / 2)
+        if not len(up) or up[0] == 0: continue                  # ½ not bracketed on the grid
+        sl = slice(up[0] - 1, up[0] + 1)
+        n50, se = fifty_point(np.array(g.ns)[sl], k[sl], np.full(2, D))
+        rows.append(dict(L=L, n0=g.n0, n50=n50, se=se, ns=g.ns[sl], r_star=g.r_star))
+    return rows
+
 @THEOREM.claims('data_only')
 def n50_claims(records:list) -> list:
-    "n₀ is the L → ∞ 50% point (a = 0), the 1/L form of the correction, and the stronger spikes' share of it."
+    "n₀ is the L → ∞ 50% point (a = 0), the 1/L form of the correction, and its derived size."
     f, rows = n50_line(records)
     b0 = n50_slope(rows)                                             # the correction b/L once a = 0 is asserted
-    rs = rows[0]['r_star']
-    rep = n50_repulsion(records[0]['config']['spectrum'], records[0]['config']['sigma'])
-    bd = rs - 1 + rep                                                # the derived b
+    rs, (spec, sig) = rows[0]['r_star'], (records[0]['config'][k] for k in ('spectrum', 'sigma'))
+    b1, inter = n50_single_spike(3 * sig ** 2 / min(spec) ** 2), n50_interaction(spec, sig)
+    bd, bl = n50_coefficient(spec, sig), n50_slope(n50_bracket(records))
     per_L = ', '.join(f"L = {r['L']}: {r['n50'] / r['n0']:.3f} ± {r['se'] / r['n0']:.3f}" for r in rows)
     fit_ = f'a = {f.a:+.4f} ± {f.se_a:.4f}, b = {f.b:.2f} ± {f.se_b:.2f}, χ² = {f.chi2:.2f} on {f.dof} dof'
     fit0 = f'with a = 0: b = {b0.c:.2f} ± {b0.se:.2f}, χ² = {b0.chi2:.2f} on {b0.dof} dof'
@@ -897,16 +920,13 @@ def n50_claims(records:list) -> list:
         claim('correction_form', 'the finite-L correction is b/L: with a = 0 asserted, n₅₀/n₀ − 1 = b/L is consistent '
               'with the measured 50% points (χ² ≤ dof + 3√(2 dof))', b0.chi2 <= b0.dof + 3 * math.sqrt(2 * b0.dof),
               f'{fit0}; free fit {fit_}'),
-        claim('correction_size', f'the derived part of b: each of the r* − 1 = {rs - 1} stronger directions takes one '
-              'noise dimension from the weakest (BBP push (L − r* + 1)σ_n²/s against a threshold set for L), and they '
-              f'repel its signal eigenvalue (s_{{r*}}²/3σ²)Σ_j s_j²/(s_j² − s_{{r*}}²) = {rep:.3f} (`n50_repulsion`): '
-              f'b (with a = 0) = {rs - 1} + {rep:.3f} = {bd:.3f} within 3 s.e. (two-sided)',
-              abs(b0.c - bd) <= 3 * b0.se, f'{fit0}; (b − {bd:.3f})/s.e. = {(b0.c - bd) / b0.se:+.1f}; the rest, '
-              f'b − {bd:.3f} = {b0.c - bd:.2f}, is not derived (§4)', expect=False,
-              why='§4: two-sided at the derived value, declared after seeing b = 3.95 ± 0.09 (paper; 3.88 ± 0.09 on '
-                  'the derived grid), 4.18 ± 0.18 (quick; 4.11 ± 0.17): the derived parts (r* − 1 noise dimensions, '
-                  'the stronger directions\' repulsion) leave ≈ 0.6–0.8 of b, the size of a single spike\'s own finite-L correction (the rank-1 control cell: '
-                  '(n₅₀/n₀ − 1)·L below 1 and falling with L), which is not derived')]
+        claim('correction_size', f"b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
+              "real-Wishart 1/L, the detection margin's second-order mean and its skew) plus the r* − 1 = "
+              f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − s_{{r*}}²) "
+              f"and signal repulsion): b (with a = 0) = {bd:.3f} within 3 s.e. (two-sided)",
+              abs(b0.c - bd) <= 3 * b0.se, f'{fit0}; (b − {bd:.3f})/s.e. = {(b0.c - bd) / b0.se:+.1f}; read locally (the '
+              f'logistic through the two grid points bracketing ½ at each L, `n50_bracket`): b = {bl.c:.2f} ± {bl.se:.2f}, '
+              f'(b − {bd:.3f})/s.e. = {(bl.c - bd) / bl.se:+.1f}', expect=False, why=WHY_CORRECTION)]
 
 def n50_repulsion(spectrum:list, sigma:float) -> float:
     "The r* − 1 stronger directions' second-order repulsion of the weakest signal eigenvalue, in units of 1/L at n₀."
@@ -915,6 +935,24 @@ def n50_repulsion(spectrum:list, sigma:float) -> float:
     # at nd = n₀d = 3Lσ²/s_r² the data needed to bring it back are a fraction (s_r²/3σ²)Σ_j s_j²/(s_j² − s_r²) / L more.
     s2 = sorted(x ** 2 for x in spectrum)
     return s2[0] / (3 * sigma ** 2) * sum(x / (x - s2[0]) for x in s2[1:])
+
+def n50_single_spike(rho:float, # nd/L at the 50% point: 3σ²/s_{r*}² at n₀
+                    ) -> float:
+    "A single spike's own b in n₅₀/n₀ = 1 + b/L: the resolvent's real-Wishart 1/L, the fluctuations' mean and skew (§4)."
+    # −3/8: E(1/L)tr(z − ZZᵀ/L)⁻¹ = 1/4 + 3/(64L) at the threshold z = 16/3; 5/8 + 1/ρ: the second-order mean of the
+    # detection margin log(x·t); (2ρ² − 1)/(3ρ(ρ + 1)): its median lies κ₃/(6 Var) below its mean (Cornish–Fisher).
+    return -3 / 8 + 5 / 8 + 1 / rho + (2 * rho ** 2 - 1) / (3 * rho * (rho + 1))
+
+def n50_interaction(spectrum:list, sigma:float) -> float:
+    "The r* − 1 stronger directions' share of b: noise coupling Σ_j s_j²/(s_j² − s_r²) plus their signal repulsion."
+    # The Schur complement of the 2r×2r secular matrix at the threshold: each strong block (its BBP root well above)
+    # takes (η²(⟨r²⟩ − ⟨r⟩²) + ⟨λr²⟩)/L = 1/(6L) from the weak one's resolvent, scaled by its inverse, 1/(1 − s_r²/s_j²).
+    s2 = sorted(x ** 2 for x in spectrum)
+    return sum(x / (x - s2[0]) for x in s2[1:]) + n50_repulsion(spectrum, sigma)
+
+def n50_coefficient(spectrum:list, sigma:float) -> float:
+    "The derived b of the 50% point n₅₀/n₀ = 1 + b/L + O(L⁻²) (whitened operator, known σ): single spike + interaction."
+    return n50_single_spike(3 * sigma ** 2 / min(spectrum) ** 2) + n50_interaction(spectrum, sigma)
 
 def _count_stats(records:list) -> dict:
     "Per (L, estimator): the under-count below its own n₅₀, the over-count, the loss of > 1 direction, n below n₅₀."
