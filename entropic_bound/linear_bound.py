@@ -873,8 +873,8 @@ WHY_CORRECTION = ("§4, declared after seeing b = 3.88 ± 0.09 (paper), 4.11 ± 
                   "derived b is that of the true 50% point (the reduced model, the whitened operator in distribution, "
                   "has median (n₅₀/n₀ − 1)·L = 4.31 ± 0.06, 4.49 ± 0.07, 4.68 ± 0.08 at L = 16, 32, 64: "
                   "bench/n50_terms.py); the records' n₅₀ is a logistic fitted over 0.4–2 n₀ to a skewed curve, which "
-                  "reads its 50% point low at O(1/L) (the same fit on the reduced model: 3.87, 3.82 at L = 16, 32; the "
-                  "records: 3.97, 3.94): that bias, set by the grid and the curve's tails, and the O(1/L²) remainder "
+                  "reads its 50% point low at O(1/L) (the same fit on the reduced model: 3.87, 3.82, 3.66, 3.71 at "
+                  "L = 16, 32, 64, 128; the records: 3.97, 3.94, 3.52, 3.20): that bias, set by the grid and the curve's tails, and the O(1/L²) remainder "
                   "are not derived")
 
 def n50_line(records:list, estimator:str='white_known') -> tuple:
