@@ -21,7 +21,7 @@ from typing import NamedTuple
 THEOREM = Theorem('linear_bound', 'Theorem 1: the linear bound')
 
 # %% auto #0
-__all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS',
+__all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS', 'WHY_LOGISTIC',
            'eckart_young_excess', 'static_teachers', 'population_steps', 'surplus_floor', 'population_configs',
            'population_experiment', 'SpectrumRecords', 'by_spectrum', 'population_figure', 'population_claims',
            'token_columns', 'least_squares_operator', 'whitened_operator', 'reduced_rank_fit', 'finite_sample_excess',
@@ -927,7 +927,21 @@ def n50_claims(records:list) -> list:
               f'{len(bL) - 1} dof; per L: ' + ', '.join(f'L = {L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
                                                       for L, p, e, q, x, y in bL)
               + f'; the logistic over 0.4–2 n₀ reads the skewed curve low (§4): {fit0}; read locally (`n50_bracket`): '
-              f'b = {bl.c:.2f} ± {bl.se:.2f}')]
+              f'b = {bl.c:.2f} ± {bl.se:.2f}'),
+        # the reading this claim was first judged by, kept as its own claim: `correction_size` reads b at n₀ instead,
+        # a choice made after this one disagreed (§4 says so)
+        claim('correction_logistic', f'the 50% points fitted by the logistic over the grid (`n50_line`, the points of '
+              f'`asymptote` and `correction_form`) give b (with a = 0) = the derived {bd:.3f} within 3 s.e. (two-sided)',
+              abs(b0.c - bd) <= 3 * b0.se, f'{fit0}; (b − {bd:.3f})/s.e. = {(b0.c - bd) / b0.se:+.1f}', expect=False,
+              why=WHY_LOGISTIC)]
+
+# declared after the data: the logistic reading disagreed with the derived b first, then the reduced model showed why
+WHY_LOGISTIC = ("§4: the logistic in log n fitted over 0.4–2 n₀ is a model of a symmetric curve, but the detection "
+                "margin is skewed (its κ₃ > 0, derived), so the fit reads the 50% point below the median at O(1/L). "
+                "That bias is measured, not derived: the reduced model of the whitened operator read by the same fit "
+                "on the same grid gives b = 3.87, 3.82, 3.66, 3.71 at L = 16, 32, 64, 128 (`python bench/n50_terms.py "
+                "--logistic`), where the records give 3.97, 3.94, 3.52, 3.20, and its exact median gives 4.31, 4.49, "
+                "4.68 at L = 16, 32, 64, approaching the derived b")
 
 def n50_repulsion(spectrum:list, sigma:float) -> float:
     "The r* − 1 stronger directions' second-order repulsion of the weakest signal eigenvalue, in units of 1/L at n₀."
