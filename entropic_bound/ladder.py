@@ -365,6 +365,7 @@ FLAGGED = dict(quick={('softmax', 0, 16): (6, 9)}, paper={('softmax', 0, 16): (2
 
 def flagged_restarts(count:tuple, # (stalls, runs) at a flagged point, every init seed of the sizes ≥ k
                      cells:int, # (point, teacher) cells of the sweep: the union bound's count, as for the pooled R
+                                 # (conservative: the flagged point's own cells are fewer)
                     ) -> int|None:
     "R of a flagged point from its own count: every cell one run at TOL at the upper 1 − α bound (None: no bound < 1)."
     u = binomial_upper(*count, RESTART_ERROR)
@@ -776,8 +777,9 @@ def restart_claims(capacity:list, scale:str) -> list:
     best = lambda p, r: '/'.join(f'{v:.1e}' for v in best_seed_excess(cap[p], r))
     fmt = lambda p: (f"{_point_name(p)}: seed 0 {st[p][0]}/{st[p][1]} stalls, every first seed {own[p][0]}/{own[p][1]}"
                      f", R {R[p] if R[p] else '∞ (bound 1)'}; seeds at k − 1 and k: {seeds[p]}; best at k per "
-                     f"teacher {best(p, k)}; best at k − 1 {best(p, k - 1)}, restarts within 10% of it "
-                     f"{'/'.join(map(str, near_floor(cap[p], k - 1)))}")
+                     f"teacher {best(p, k)}; best at k − 1 {best(p, k - 1)} (first 3 seeds: "
+                     f"{'/'.join(f'{v:.1e}' for v in cap[p]['excess'][:, cap[p]['sizes'].index(k - 1)].min(-1))}), "
+                     f"restarts within 10% of it {'/'.join(map(str, near_floor(cap[p], k - 1)))}")
     return [claim('derived', 'every trained point whose stall rate agrees with the pooled one has at least R init seeds '
                   'per (teacher, size), R the fewest giving every cell one restart that reaches TOL at the upper '
                   f'{1 - RESTART_ERROR:g} bound of the pooled stall rate (first seed, sizes ≥ k; `restarts_needed`, '
@@ -788,8 +790,15 @@ def restart_claims(capacity:list, scale:str) -> list:
                   'least its own derived R init seeds at the sizes that decide its capacity (k − 1 and k: the classes '
                   'are nested), R from its own stall count over every first-stage seed of the sizes ≥ k (upper '
                   f'{1 - RESTART_ERROR:g} bound, the same cells and δ as `derived`)',
-                  all(R[p] is not None and seeds[p] >= R[p] for p in fl),
-                  (f'{len(fl)} flagged: ' + '; '.join(map(fmt, fl))) if fl else 'none flagged', **declared('flagged')),
+                  all(R[p] is not None and seeds[p] >= R[p] for p in fl),          # by construction once pinned:
+                  (f'{len(fl)} flagged: ' + '; '.join(map(fmt, fl))) if fl else 'none flagged', kind='check',
+                  **declared('flagged')),
+            claim('flagged_floor', 'at each flagged point the k − 1 side rests on no witness in its R restarts and on '
+                  "a reproduced floor: each teacher's best size-(k−1) run is matched within 10% by at least 2 restarts "
+                  '(R derives a size-k witness from the size-k stall rate; it bounds no rarer basin below the floor)',
+                  all(min(near_floor(cap[p], k - 1)) >= 2 for p in fl),
+                  '; '.join(f"{_point_name(p)}: {'/'.join(map(str, near_floor(cap[p], k - 1)))}" for p in fl)
+                  or 'none flagged'),
             claim('flagged_pinned', "the flagged points and their counts that built the configs (`FLAGGED`) are the "
                   "records' own, so each flagged point trained the R its records derive", own == pinned,
                   f'records {own}; pinned {pinned}', kind='check')]
