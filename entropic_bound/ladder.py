@@ -360,7 +360,7 @@ def static_configs(scale:str) -> list:
 RESTART_ERROR = .025   # α = δ (Theorem 3's): chance the stall-rate bound is too low; chance some cell gets no good restart
 # the flagged points (`flagged_points`: own stall rate, seed 0, rejects the pooled one) and their stall counts over every
 # init seed of the sizes ≥ k, pinned so that the configs can be built before training; `restart_claims` asserts both
-# against the records (`flagged_count`), so a run whose records differ fails loudly instead of training the wrong R
+# against the records (`flagged_pinned`, from `flagged_counts`), so a run whose records differ fails loudly instead of training the wrong R
 FLAGGED = dict(quick={('softmax', 0, 16): (6, 9)}, paper={('softmax', 0, 16): (21, 45)})
 
 def flagged_restarts(count:tuple, # (stalls, runs) at a flagged point, every init seed of the sizes ≥ k
@@ -380,8 +380,9 @@ def capacity_configs(scale:str, device='cpu') -> list:
     # at a flagged point only sizes k − 1 and k decide the capacity (the classes are nested: a size below k − 1 cannot
     # beat k − 1's infimum, one above k cannot miss what k reaches), so those two get seeds up to the point's own R
     fl, cells = FLAGGED[get_scale(scale)], S['teachers'] * len(base)
-    more = [dict(c, sizes=[S['k'] - 1, S['k']], first_seed=S['seeds'], seeds=flagged_restarts(fl[p], cells))
-            for c in base for p in [(c['kind'], c['gamma'], c['beta'])] if p in fl and flagged_restarts(fl[p], cells)]
+    R = {p: flagged_restarts(v, cells) for p, v in fl.items()}                # None: no bound below 1, nothing to train
+    more = [dict(c, sizes=[S['k'] - 1, S['k']], first_seed=S['seeds'], seeds=R[p])
+            for c in base for p in [(c['kind'], c['gamma'], c['beta'])] if R.get(p)]
     return base + more
 
 def length_configs(scale:str) -> list:
@@ -416,7 +417,7 @@ def capacity_points(records:list) -> dict:
     for r in records:
         c = r['config']
         p, x = (c['kind'], c.get('gamma'), c['beta']), normalised_excess(r['metrics'], c)  # x: (teachers, sizes, seeds)
-        if c.get('first_seed'): more[p] = dict(sizes=c['sizes'], excess=x, first_seed=c['first_seed'])
+        if c.get('first_seed'): more[p] = dict(sizes=c['sizes'], excess=x)
         else: out[p] = dict(r['metrics'], excess=x)
     if lost := set(more) - set(out): raise ValueError(f"further restarts without their point's first seeds: {lost}")
     for p, e in out.items():
