@@ -21,21 +21,22 @@ THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 # %% auto #0
 __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'KERNEL', 'STATIC', 'POS_SEED', 'TOL', 'LADDER_SIZES', 'NOISY', 'NOISE_SHARE',
            'RESTART_ERROR', 'FLAGGED', 'LADDER_POINTS', 'WHAT', 'SURE', 'B16_FLOOR', 'B16_INV', 'DECLARED', 'NOISY_INV',
-           'FIRST_ORDER', 'NEAR', 'RAW', 'WEYL_ERROR', 'GAMMA_DOMAIN', 'B_DECLARED', 'MARK', 'CURVES', 'readings',
-           'link_inverse', 'inverse_domain', 'kron_mixer', 'static_map', 'series_variance', 'mean_mixing', 'structure',
-           'linear_static_map', 'linear_share', 'linear_share_terms', 'linear_share_gamma', 'linear_share_peak',
-           'rung_task', 'uniform_share', 'logit_spread', 'static_experiment', 'capacity_experiment',
-           'normalised_excess', 'capacities', 'ladder_sizes', 'static_configs', 'flagged_restarts', 'capacity_configs',
-           'length_configs', 'bias_configs', 'by_point', 'capacity_points', 'static_reading', 'per_teacher', 'spread',
-           'best_seed_excess', 'ladder_table', 'family_table', 'rung_points', 'declared', 'rung_claims',
-           'noisy_static_claims', 'exchangeable_map', 'exchangeable_edge', 'logit_scale', 'inverse_domain_claims',
-           'stall_runs', 'flagged_points', 'flagged_counts', 'ladder_restarts', 'near_floor', 'restart_claims',
-           'tolerance_claims', 'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves',
-           'clears_edge', 'count_interval', 'chi2_quantile', 'series_bound', 'iid_noise_bound', 'noise_bound',
-           'gated_values', 'evaluable', 'first_misread', 'unimodal_peak', 'share_slope', 'gamma_share_claims',
-           'gamma_peak_claims', 'softmax_peaks', 'weyl_points', 'gamma_misread_claims', 'gamma_capacity_claims',
-           'gamma_figure_of', 'gamma_figure', 'length_experiment', 'ls_bias_experiment', 'length_claims',
-           'length_figure_of', 'length_figure']
+           'FIRST_ORDER', 'NEAR', 'K1_BUDGET', 'K1_RUNS', 'K1_WINDOW', 'K1_WINDOW_WHY', 'RAW', 'WEYL_ERROR',
+           'GAMMA_DOMAIN', 'B_DECLARED', 'MARK', 'CURVES', 'readings', 'link_inverse', 'inverse_domain', 'kron_mixer',
+           'static_map', 'series_variance', 'mean_mixing', 'structure', 'linear_static_map', 'linear_share',
+           'linear_share_terms', 'linear_share_gamma', 'linear_share_peak', 'rung_task', 'uniform_share',
+           'logit_spread', 'static_experiment', 'capacity_experiment', 'normalised_excess', 'capacities',
+           'ladder_sizes', 'static_configs', 'flagged_restarts', 'capacity_configs', 'length_configs', 'bias_configs',
+           'by_point', 'capacity_points', 'static_reading', 'per_teacher', 'spread', 'best_seed_excess', 'ladder_table',
+           'family_table', 'rung_points', 'declared', 'rung_claims', 'noisy_static_claims', 'exchangeable_map',
+           'exchangeable_edge', 'logit_scale', 'inverse_domain_claims', 'stall_runs', 'flagged_points',
+           'flagged_counts', 'ladder_restarts', 'near_floor', 'restart_claims', 'tolerance_claims', 'init_seed',
+           'k1_window', 'k1_configs', 'k1_experiment', 'k1_runs', 'k1_claims', 'raw_softmax_claims', 'structure_bound',
+           'structure_claims', 'misreads', 'gamma_curves', 'clears_edge', 'count_interval', 'chi2_quantile',
+           'series_bound', 'iid_noise_bound', 'noise_bound', 'gated_values', 'evaluable', 'first_misread',
+           'unimodal_peak', 'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'weyl_points',
+           'gamma_misread_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure', 'length_experiment',
+           'ls_bias_experiment', 'length_claims', 'length_figure_of', 'length_figure']
 
 # %% ../nbs/20_ladder.ipynb #b55c701a
 ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
@@ -840,6 +841,115 @@ def tolerance_claims(capacity:list, scale:str) -> list:
                   f"flagged (best size-k run per teacher): "
                   + ('; '.join(f"{_point_name(p)} {'/'.join(f'{v:.1e}' for v in best_seed_excess(cap[p], k))}"
                                for p in fl) or 'none'), kind='check')]
+
+
+# %% ../nbs/20_ladder.ipynb #budget-k1
+K1_BUDGET = 4          # the longer budget (× the steps) a size-(k−1) run inside the window is retrained with
+K1_RUNS = 3            # per such teacher, its best size-(k−1) runs retrained (`flagged_floor`'s support: ≥ 2 within 10%)
+# the (point, teacher) cells whose best size-(k−1) run lies within NEAR of TOL, with the init seeds of their K1_RUNS best
+# runs, pinned so the configs can be built before training; `k1_claims` asserts them against the records (`k1_pinned`)
+K1_WINDOW = dict(quick={('softmax', 0, 16): {0: [15002, 61002, 6002], 2: [72022, 12, 54022]}},
+                 paper={('softmax', 0, 16): {1: [8012, 15012, 13012]}})
+K1_WINDOW_WHY = ("R2-softmax at β = 16, γ = 0 (near-argmax attention at fixed positions, §3): the size-(k−1) excess there "
+                 "is no floor of the landscape, it moves with the budget (its best runs fall at 4× the steps: "
+                 "`k1_longer` prints them), so no longer budget leaves the window; what the capacity verdict needs, "
+                 "each teacher's best k − 1 run on the same side of TOL at 4× the budget, holds (`k1_longer`; §2, the "
+                 "k − 1 side of the budget)")
+DECLARED['k1_window'] = dict(expect=False, why=K1_WINDOW_WHY)     # at both scales: the one cell inside is this point
+
+def init_seed(cfg:dict, # a `capacity_configs` config
+              t:int, r:int, s:int) -> int:
+    "The init seed `capacity_experiment` gives member (teacher t, size r, seed s) of `cfg`."
+    if cfg.get('first_seed'): return 1000 * s + 10 * t + r                  # further restarts
+    return (t * len(cfg['sizes']) + cfg['sizes'].index(r)) * (cfg['seeds'] - cfg.get('first_seed', 0)) + s
+
+def k1_window(capacity:list, # capacity records
+             ) -> dict:
+    "{point: {teacher: init seeds of its K1_RUNS best size-(k−1) runs}} wherever the best lies within NEAR of TOL."
+    out = {}
+    for p, c in capacity_points(capacity).items():
+        k = c['planted']
+        cfg = next(r['config'] for r in capacity if (r['config']['kind'], r['config'].get('gamma'), r['config']['beta'])
+                   == p and not r['config'].get('first_seed'))
+        more = next((r['config'] for r in capacity if (r['config']['kind'], r['config'].get('gamma'),
+                     r['config']['beta']) == p and r['config'].get('first_seed')), None)
+        for t, b in enumerate(best_seed_excess(c, k - 1)):
+            if not TOL / NEAR < b < TOL * NEAR: continue
+            i = c['sizes'].index(k - 1)
+            runs = [(float(c['excess'][t, i, s]), init_seed(cfg, t, k - 1, s)) for s in range(c['excess'].shape[-1])]
+            if more and k - 1 in more['sizes']:
+                j = more['sizes'].index(k - 1)
+                runs += [(float(c['more']['excess'][t, j, q]), init_seed(more, t, k - 1, more['first_seed'] + q))
+                         for q in range(c['more']['excess'].shape[-1])]
+            out.setdefault(p, {})[t] = [s for _, s in sorted(runs)[:K1_RUNS]]
+    return out
+
+def k1_configs(scale:str, device='cpu') -> list:
+    "One config per pinned point (`K1_WINDOW`): its window runs, at 1× and K1_BUDGET× the steps, as one ensemble each."
+    S = ladder_sizes(scale)
+    return [dict(kind=k, gamma=g, beta=b, L=S['L'], d=S['d'], k=S['k'], steps=S['steps'], batch=S['batch'],
+                 teacher_seeds=S['teacher_seeds'], budgets=[1, K1_BUDGET], device=str(device),
+                 runs=[[t, S['k'] - 1, s] for t, ss in w.items() for s in ss])
+            for (k, g, b), w in K1_WINDOW[get_scale(scale)].items()]
+
+def k1_experiment(cfg:dict) -> dict:
+    "The window runs retrained from their own inits (`init_seed`) at each budget: normalised excess per run, kernel norm."
+    tasks = [rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], cfg['gamma'], cfg['beta'], s)
+             for s in cfg['teacher_seeds']]
+    t0, out = tasks[0], {}
+    for f in cfg['budgets']:
+        T = Teachers(tasks, members=[t for t, _, _ in cfg['runs']])
+        m = AttentionHead(t0.d, [r for _, r, _ in cfg['runs']], kind=t0.kind, beta=t0.beta, gamma=t0.gamma,
+                          pos=t0.pos if t0.gamma < 1 else None, seeds=[s for *_, s in cfg['runs']])
+        fit(m, T, steps=f * cfg['steps'], lr=3e-2, optimizer='adam', batch_size=cfg['batch'], lr_schedule='cosine',
+            seed=cfg['teacher_seeds'][0], device=cfg.get('device', 'cpu'))   # the batches of `capacity_experiment`
+        out[str(f)] = dict(relative=evaluate(m, T)['relative'].tolist(),
+                           kernel_norm=m.kernel().detach().flatten(1).norm(dim=1).tolist())
+    return out
+
+THEOREM.sweep('k1_budget', k1_configs)(k1_experiment)
+
+def k1_runs(k1:list) -> list:
+    "(point, teacher, init seed, {budget: normalised excess}, {budget: kernel norm}) per retrained run."
+    out = []
+    for r in k1:
+        c = r['config']; p = (c['kind'], c.get('gamma'), c['beta'])
+        u = [_uniform_of(c['kind'], c['L'], c['d'], c['k'], c['gamma'], c['beta'], c['teacher_seeds'][t]) if 'softmax'
+             in c['kind'] else 1. for t, _, _ in c['runs']]
+        for i, (t, _, s) in enumerate(c['runs']):
+            out.append((p, t, s, {int(f): v['relative'][i] / u[i] for f, v in r['metrics'].items()},
+                        {int(f): v['kernel_norm'][i] for f, v in r['metrics'].items()}))
+    return out
+
+@THEOREM.claims('capacity', 'k1_budget', name='budget_k1')
+def k1_claims(capacity:list, k1:list, scale:str) -> list:
+    "The k − 1 side of the budget: no best size-(k−1) run within NEAR of TOL; where one is, what a longer budget does."
+    cap, own = capacity_points(capacity), k1_window(capacity)
+    pinned = K1_WINDOW[get_scale(scale)]
+    runs = k1_runs(k1)
+    side = lambda v: v <= TOL
+    best = {(p, t): (min(x[1] for q, u, _, x, _ in runs if (q, u) == (p, t)),
+                     min(x[K1_BUDGET] for q, u, _, x, _ in runs if (q, u) == (p, t))) for p, t, *_ in runs}
+    moved = [(_point_name(p), t, f'{a:.2e}', f'{b:.2e}') for (p, t), (a, b) in best.items() if side(a) != side(b)]
+    fmt = lambda p, t: f"{_point_name(p)} teacher {t}: {best[p, t][0]:.2e} → {best[p, t][1]:.2e}"
+    norms = '; '.join(f"{_point_name(p)} t{t} s{s}: {n[1]:.1f} → {n[K1_BUDGET]:.1f}" for p, t, s, _, n in runs)
+    inside = [(p, t, v) for p, c in cap.items() for t, v in enumerate(best_seed_excess(c, c['planted'] - 1))
+              if TOL / NEAR < v < TOL * NEAR]
+    return [claim('k1_window', f'the budget decides no k − 1 verdict: no teacher\'s best size-(k−1) run (every restart) ends '
+                  f'within a factor {NEAR:g} of TOL, on every rung and γ (the k − 1 side of `budget_window`)',
+                  not inside, f'{len(inside)} inside: ' + '; '.join(f'{_point_name(p)} teacher {t} {v:.1e}'
+                                                                    for p, t, v in inside) if inside else 'none inside',
+                  **declared('k1_window')),
+            claim('k1_pinned', 'the (point, teacher) cells inside the k − 1 window and the init seeds of their best runs that '
+                  'built the longer-budget configs (`K1_WINDOW`) are the records\' own', own == pinned,
+                  f'records {own}; pinned {pinned}', kind='check'),
+            claim('k1_longer', f'each teacher inside the k − 1 window keeps its side of TOL at {K1_BUDGET}× the budget: '
+                  f'its {K1_RUNS} best size-(k−1) runs, retrained from their own inits with 1× and {K1_BUDGET}× the steps, '
+                  f'have their best on the same side of TOL at both (the capacity read at TOL is the same at '
+                  f'{K1_BUDGET}× the budget)', len(runs) > 0 and not moved,
+                  f'{len(runs)} runs; teachers across TOL (point, teacher, best 1×, best {K1_BUDGET}×): {moved}; best per teacher, '
+                  f'1× → {K1_BUDGET}×: ' + '; '.join(fmt(*q) for q in best) + f'; kernel norm ‖W‖_F 1× → '
+                  f'{K1_BUDGET}×: {norms}')]
 
 
 # %% ../nbs/20_ladder.ipynb #40be4cb2
