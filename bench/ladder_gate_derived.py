@@ -1,12 +1,13 @@
-"""Should the (b) gate `clears_edge` use the derived noise level? (nbs/20_ladder.ipynb §5, issue 24)
+"""What the iid edge rule admitted against the derived noise level (nbs/20_ladder.ipynb §5, issue 24).
 
-`clears_edge` reads an estimator only where its threshold clears the iid bulk edge 2 s.e. √L / σ̂₁. Issue 24 derived
-`noise_bound` (Tropp's matrix Gaussian series bound, v̂ from M̂'s delete-a-block replicates) for the Weyl ranges, and
-left the gate unchanged. This script counts, on the linear γ rung (γ > 0, every teacher, every estimator), how many
-readings the gate admits with the edge it uses, with Tropp's expectation bound √(2 v̂ ln 2L)/σ̂₁, and with the
-high-probability `noise_bound`/σ̂₁, and at which γ's each estimator would lose readings. It reads the published paper
-records and the quick records of a results folder (default $EB_RESULTS, else the cache; compute them with
-`eb-reproduce --only ladder` first). Seconds.
+`clears_edge` read an estimator where its threshold cleared the iid bulk edge 2 s.e. √L / σ̂₁. Issue 24 derived
+`noise_bound` (Tropp's matrix Gaussian series bound, v̂ from M̂'s delete-a-block replicates) and then replaced the gate
+by `decided_reading` (a count is read only where every spectrum within `noise_bound` of ŝ gives it). This script, kept
+for the record, counts on the linear γ rung (γ > 0, every teacher, every estimator) how many readings the old rule
+admits with the edge it used, with Tropp's expectation bound √(2 v̂ ln 2L)/σ̂₁, and with the high-probability
+`noise_bound`/σ̂₁, and at which γ's each estimator would lose readings. It reads the published paper records and the
+quick records of a results folder (default $EB_RESULTS, else the cache; compute them with `eb-reproduce --only ladder`
+first). Seconds.
 
     python bench/ladder_gate_derived.py [QUICK_RESULTS_ROOT]
 """
