@@ -7,13 +7,13 @@ from __future__ import annotations
 import argparse, importlib, json, os, sys, time
 from pathlib import Path
 from .experiment import ResultsCache, SCALES, get_scale, default_device, MissingRecords, results_root
-from .experiment import provenance, set_style
+from .experiment import provenance, set_style, config_key
 from .executors import SerialExecutor, ProcessExecutor, RayExecutor
 from .claims import ClaimTable
 from .report import claims_json, write_report, published_root, PaperResults, paper_results, tally
 
 # %% auto #0
-__all__ = ['EXPERIMENTS', 'theorem', 'UsageError', 'Interrupted', 'Run', 'reproduce', 'main']
+__all__ = ['EXPERIMENTS', 'theorem', 'UsageError', 'Interrupted', 'queue', 'Run', 'reproduce', 'main']
 
 # %% ../nbs/90_cli.ipynb #8e4144de
 EXPERIMENTS = ['linear_bound', 'ladder', 'attention_rank', 'frontier', 'kernel_rank', 'real_heads', 'minilm_ranks']
@@ -71,6 +71,28 @@ def _open_cache(scale, device, out, force, threads, workers, ray, gpus_per_task,
     except ValueError as e: raise UsageError(str(e)) from None
 
 # %% ../nbs/90_cli.ipynb #6106131b
+def queue(cache:ResultsCache, # the run's cache (its scale and device give the configs)
+          names:list, # experiments
+         ) -> list:
+    "(experiment, config, fn, cost) of every sweep of `names` that a worker can run; cost: the published record's s."
+    # the cost is what ordering needs, not a prediction: the wall time of the same config's published record (the
+    # paper scale ships its records), else the sweep's own `cost`, else 0 (then the sweeps' order). Configs are a
+    # function of the scale and device alone (a flagged point's are pinned), so none waits on another's records
+    pub = published_root() / cache.scale
+    jobs = []
+    for name in names:
+        T = theorem(name)
+        if not T.available(): continue
+        for s in T.sweeps.values():
+            if s.local: continue                      # holds a loaded model: computed in this process at judge time
+            e = T.experiment(s.name)
+            for c in T.configs(s.name, cache.scale, cache.device):
+                p = pub / e / f"{config_key(e, c)}.json"
+                try: cost = json.loads(p.read_text())['wall_s'] if p.exists() else (s.cost(c) if s.cost else 0.)
+                except (OSError, ValueError, KeyError): cost = 0.
+                jobs.append((e, c, s.experiment, cost))
+    return jobs
+
 class Run:
     "What one `reproduce` call found, experiment by experiment: claims, sweeps' records, status, counts, seconds."
     def __init__(self, cache:ResultsCache):
@@ -137,6 +159,12 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
     set_style()
     run, name, t_all = Run(cache), None, time.perf_counter()
     try:
+        if not cache.readonly and not isinstance(cache.executor, SerialExecutor):   # workers: one queue, costliest first
+            name = f"{', '.join(only)} (the queue of their sweeps)"
+            if progress: print(f"computing the missing records of {', '.join(only)} on {cache.executor!r}, costliest "
+                               "first ...", end=' ', flush=True)
+            n = cache.compute(queue(cache, only))
+            if progress: print(f"{n} stored, {time.perf_counter() - t_all:.0f} s", flush=True)
         for i, name in enumerate(only):
             if progress: print(f"[{i + 1}/{len(only)}] {name} ({cache.scale}, {cache.device}) ...", end=' ', flush=True)
             run.judge(name)

@@ -107,6 +107,14 @@ def provenance() -> dict:
     return _PROVENANCE
 _PROVENANCE = None
 
+_JOB = '__experiment__'     # the key a queued job's config carries its experiment's name under (`ResultsCache.compute`)
+
+class _Jobs:
+    "One callable for the jobs of several sweeps: a config names its experiment under `_JOB` (module level: it pickles)."
+    def __init__(self, fns:dict): self.fns = fns
+    def __call__(self, config:dict):
+        c = dict(config); return self.fns[c.pop(_JOB)](c)
+
 class ResultsCache:
     "Records of finished experiment runs, one JSON file each, written atomically by this process."
     def __init__(self, root=None, # folder (see `results_root`)
@@ -125,6 +133,7 @@ class ResultsCache:
         if not callable(getattr(self.executor, 'map', None)):
             raise TypeError(f"executor must have a map(fn, configs, device) method, got {executor!r}")
         self.counts = dict(cached=0, computed=0)            # records read from disk / computed, since creation
+        self.fresh = set()                                  # keys computed ahead by `compute` (count as computed)
         self.root = results_root(root) / self.scale
         try: self.root.mkdir(parents=True, exist_ok=True)
         except OSError as e: raise ValueError(f"results folder {self.root} cannot be created: {e}") from None
@@ -160,7 +169,9 @@ class ResultsCache:
         configs = [dict(c) for c in configs]
         recs, todo = [None] * len(configs), {}                # todo: key -> indices of the configs that need it
         for i, c in enumerate(configs):
-            if not (force or self.force) and (rec := self.get(experiment, c)) is not None:
+            if (k := config_key(experiment, c)) in self.fresh and (rec := self.get(experiment, c)) is not None:
+                recs[i] = rec; self.counts['computed'] += 1; self.fresh.discard(k)   # computed ahead (`compute`)
+            elif not (force or self.force) and (rec := self.get(experiment, c)) is not None:
                 recs[i] = rec; self.counts['cached'] += 1
             else: todo.setdefault(config_key(experiment, c), []).append(i)
         if not todo: self._seen(experiment, recs); return recs
@@ -188,6 +199,28 @@ class ResultsCache:
             raise ExperimentError(experiment, configs[failed[0][0]], failed[0][1], len(failed), len(first))
         self._seen(experiment, recs)
         return recs
+    def compute(self, jobs:list, # (experiment, config, fn, cost): configs of any sweeps, to compute now
+               ) -> int:
+        "Compute the jobs whose records are missing, costliest first, on one executor; store each as it finishes."
+        # one queue for every sweep: two workers idle only at the end of the whole run, not at the end of each sweep.
+        # The records are those `sweep` would write (the same fn on the same config); a job that fails is left for
+        # `sweep`, which computes it again and raises with its traceback. Returns the number stored.
+        todo = {}
+        for e, c, fn, cost in jobs:
+            k = config_key(e, c)
+            if k not in todo and (self.force or self.get(e, c) is None): todo[k] = (e, dict(c), fn, float(cost or 0))
+        order = sorted(todo.values(), key=lambda j: -j[3])          # costliest first (stable: ties keep their order)
+        run = _Jobs({e: fn for e, _, fn, _ in order})
+        if not order or self.readonly or not self.executor.accepts(run): return 0
+        stored = 0
+        outcomes = self.executor.map(run, [dict(c, **{_JOB: e}) for e, c, _, _ in order], self.device)
+        try:
+            for j, out in outcomes:
+                if out[0] != 'ok': continue
+                e, c = order[j][:2]
+                rec = self.put(e, c, out[1], out[2]); self.fresh.add(rec['key']); stored += 1
+        finally: outcomes.close()
+        return stored
     def _seen(self, experiment:str, recs:list):
         if recs: self.swept.setdefault(experiment, {}).update((r['key'], r) for r in recs)
     def records(self, experiment:str) -> list:
