@@ -405,7 +405,7 @@ def static_configs(scale:str) -> list:
     base = lambda k, g, b, t: dict(kind=k, gamma=g, beta=b, L=S['L'], d=S['d'], k=S['k'], n=S['n'], teacher_seed=t)
     # `replicates`: the record stores the estimate's noise v̂ (softmax: of its inverse too), which §5's gate
     # `decided_reading` reads; a key field, so a record stored before it (without its noise) is recomputed, never read.
-    # (B = `NOISE_BLOCKS`, since the calibrated bound of issue 25: each such record also stores its noise quantiles)
+    # (B = `NOISE_BLOCKS`, since the calibrated bound of issue 24: each such record also stores its noise quantiles)
     rep = lambda k: dict(replicates=NOISE_BLOCKS) if k in ('softmax', 'linear') else {}
     return ([dict(base(k, g, b, t), **rep(k)) for k, g, b in _points(S, S['gammas']) for t in S['teacher_seeds']]
             + [dict(base(k, g, b, t), noise_share=NOISE_SHARE, replicates=NOISE_BLOCKS)
@@ -622,7 +622,7 @@ NOISY_NOISE = ("at the quick scale, from n noisy sequences, no count of R2-softm
                "0.99 (§2, from noisy data; §5, the gate)")
 NOISY_DECLARED = {('softmax', 0, 4): dict(expect=False, why=NOISY_INV),      # (kind, γ, β): reads_k's declared verdict
                   ('softmax', 0, 1): dict(expect={'quick': False}, why=NOISY_NOISE)}
-# since issue 25's calibrated bound R1 reads k on every decided count at both scales (energy rank 0.99), and R2-softmax
+# since issue 24's calibrated bound R1 reads k on every decided count at both scales (energy rank 0.99), and R2-softmax
 # at the paper scale: their declarations (`NOISY_NOISE`, both rungs, both scales) are retired but for quick R2-softmax
 
 @THEOREM.claims('static', name='noisy')
@@ -1312,7 +1312,7 @@ def noise_bound(m:dict, # a static record's metrics (`noise_q`, `noise_blocks`, 
     # ≤ r L/min_entry (σ̂₁ ≤ L max|M̂|), so the inverse's spectral norm by ≤ r L²/min_entry (row-centring is a projection)
     key = 'inverse_noise_q' if inverse else 'noise_q'
     if key not in m: raise KeyError(f"noise_bound needs `{key}` (static_experiment stores it for the linear γ rung, the "
-                                    "softmax γ rung and the noisy rungs since issue 25): recompute these static records")
+                                    "softmax γ rung and the noisy rungs since issue 24): recompute these static records")
     if m[key] is None: return None                     # a replicate's inverse is undefined: the noise has no bound
     r = math.exp(-inverse_domain(L, d, n))
     return (calibrated_bound(m[key], m['noise_blocks'], WEYL_ERROR / points)
@@ -1431,7 +1431,7 @@ GAMMA_DOMAIN = ("at the quick scale no (estimator, teacher) pair is decided: alo
 B_DECLARED = {4: dict(expect={'quick': False}, why=GAMMA_DOMAIN), 16: dict(expect=False, why=B16_INV)}
 # softmax β: the declared verdict of (b), per scale. History: β = 1 was declared at the quick scale until pairs were
 # decided under the iid edge; β = 4 at the quick scale only. With `decided_reading` (issue 24) no softmax β decided a
-# pair at either scale (β = 1 declared `GAMMA_NOISE`, β = 4 `GAMMA_DOMAIN` at both). Issue 25 (the calibrated bound, and
+# pair at either scale (β = 1 declared `GAMMA_NOISE`, β = 4 `GAMMA_DOMAIN` at both). Issue 24 (the calibrated bound, and
 # Weyl on 1⊥ through the inverse) decides pairs at β = 1 at both scales and at β = 4 at the paper scale, each misreading:
 # `GAMMA_NOISE` is retired, and β = 4 is declared at the quick scale only (the numbers quoted are recomputed after the
 # claims and in § At the paper scale)
