@@ -1216,6 +1216,13 @@ def infimum_claims(capacity:list, inf:list, scale:str) -> list:
               f"certified {sum(cert[p] for p in mild)}/{len(mild)}; smallest {min(low[p] for p in mild):.2e}: "
               + fmt(sorted(mild, key=low.get)[:3]) + f'; reached by ≥ 2 restarts in {sum(reproduced(m) >= 2 for m in mild.values())}'
               f'/{len(mild)} cells'),
+        claim('newton_inside', f'the Newton step count decides no minimum where minima are attained (β < {top:g}): '
+              f"every cell's best kept its value bit for bit over Newton's second half (it was certified within "
+              f'{INF_NEWTON // 2} of the {INF_NEWTON} steps and left the batch)',
+              all(m['half_value'][best_run(m)] == min(m['value']) for m in mild.values()),
+              f"unchanged in {sum(m['half_value'][best_run(m)] == min(m['value']) for m in mild.values())}/{len(mild)} "
+              f"cells; runs unchanged over the second half: {sum(h == v for m in mild.values() for h, v in zip(m['half_value'], m['value']))}"
+              f"/{sum(len(m['value']) for m in mild.values())}", kind='check'),
         claim('ray_above', '(b) sharpening a found kernel never beats the best: for every β and teacher, the limit of '
               'f(tW) as t → ∞ (closed form: each row of A uniform over its argmax set) of every polished restart lies above '
               "its cell's best value (at β < 16 the argmax boundary along the restarts' directions; the boundary is "
