@@ -34,7 +34,7 @@ __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'NOISE_BLOCKS', 'NOISE_LEVELS', 'N
            'inverse_domain_claims', 'stall_runs', 'flagged_points', 'flagged_counts', 'ladder_restarts', 'near_floor',
            'restart_claims', 'tolerance_claims', 'k1_claims', 'closed_form_excess', 'uniform_closed',
            'static_attention', 'kernel_logits', 'kernel_objective', 'argmax_limit', 'log_ratio_se', 'newton_polish',
-           'kernel_norm', 'kernel_sv', 'hits', 'own_restarts', 'infimum_configs', 'polished_batch',
+           'kernel_matrix', 'kernel_norm', 'kernel_sv', 'hits', 'own_restarts', 'infimum_configs', 'polished_batch',
            'monte_carlo_checks', 'infimum_experiment', 'mc_bound', 'infimum_points', 'certificate', 'best_run',
            'reproduced', 'trained_k1', 'sharp_verdicts', 'sharp_decided', 'infimum_claims', 'rung_claims',
            'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'clears_edge',
@@ -980,15 +980,13 @@ def newton_polish(f, th:torch.Tensor, # (R, n) starting points
     "Batched Newton's method, eigenvalue-shifted trust region (exact Hessian), each run to `steps` or its certificate."
     F, G, H = (torch.func.vmap(h) for h in (f, torch.func.grad(f), torch.func.hessian(f)))
     th, mu, v, half = th.clone(), torch.full((len(th),), 1e-3, dtype=th.dtype), F(th), None
-    act, used = torch.arange(len(th)), torch.full((len(th),), steps)          # runs still moving; steps each took
+    act = torch.arange(len(th))                                               # the runs still moving
     for i in range(steps):
         if i == steps // 2: half = (v.clone(), th.clone())
-        if not len(act): break
         x, va = th[act], v[act]
         g, h = G(x), H(x)                                                       # (R, n), (R, n, n)
         lam, Q = torch.linalg.eigh(h)
         done = (g.norm(dim=-1) * x.norm(dim=-1) <= CERT * va) & (lam[:, 0] >= -CERT * lam[:, -1])   # `certificate`
-        used[act[done]] = i
         keep = ~done                                  # a certified run leaves the batch: a further step would move it by
         act, x, va, g, h, lam, Q = (t[keep] for t in (act, x, va, g, h, lam, Q))          # round-off only
         if not len(act): break
@@ -1003,15 +1001,19 @@ def newton_polish(f, th:torch.Tensor, # (R, n) starting points
     lam = torch.linalg.eigvalsh(H(th))
     half = half or (v.clone(), th.clone())            # all certified before steps/2: the end is the half-way point too
     return dict(theta=th, value=v, grad=G(th).norm(dim=-1), lam_min=lam[:, 0], lam_max=lam[:, -1],
-                half_value=half[0], half_theta=half[1], steps=used.double())
+                half_value=half[0], half_theta=half[1])
+
+def kernel_matrix(th:torch.Tensor, d:int, r:int) -> torch.Tensor:
+    "W = U Vᵀ of each flattened θ (R, 2dr) -> (R, d, d)."
+    return th[:, :d * r].view(-1, d, r) @ th[:, d * r:].view(-1, d, r).transpose(1, 2)
 
 def kernel_norm(th:torch.Tensor, d:int, r:int) -> torch.Tensor:
     "‖U Vᵀ‖_F of each flattened θ (R,)."
-    return (th[:, :d * r].view(-1, d, r) @ th[:, d * r:].view(-1, d, r).transpose(1, 2)).flatten(1).norm(dim=1)
+    return kernel_matrix(th, d, r).flatten(1).norm(dim=1)
 
 def kernel_sv(th:torch.Tensor, d:int, r:int) -> list:
     "Singular values of W = U Vᵀ for one flattened θ (r,)."
-    return torch.linalg.svdvals(th[:d * r].view(d, r) @ th[d * r:].view(d, r).T)[:r].tolist()
+    return torch.linalg.svdvals(kernel_matrix(th[None], d, r)[0])[:r].tolist()
 
 def hits(values:list) -> int:
     "Restarts within a factor 1 + √ε of the best (the best included)."
