@@ -14,7 +14,7 @@ from .train import fit, evaluate
 from .experiment import ResultsCache, scaled, minimal_capacity, get_scale
 from .claims import claim, slug
 from .theorem import Theorem
-from .stats import Slope, weighted_slope, family_z, jointly_within, binomial_upper, binomial_tail, restarts_needed
+from .stats import Slope, weighted_slope, family_z, jointly_within, binomial_upper, binomial_tail, restarts_needed, bisection
 import numpy as np
 THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 
@@ -1391,12 +1391,8 @@ def chi2_quantile(m:int, # degrees of freedom
                  ) -> float:
     "The p-quantile of χ²_m: bisection on P(χ²_m ≤ q) = P(m/2, q/2), the regularised lower incomplete gamma."
     a = torch.tensor(m / 2, dtype=torch.float64)
-    lo, hi = 0., m + 40. * math.sqrt(m) + 40.
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        if torch.special.gammainc(a, torch.tensor(mid / 2, dtype=torch.float64)).item() < p: lo = mid
-        else: hi = mid
-    return (lo + hi) / 2
+    below = lambda q: torch.special.gammainc(a, torch.tensor(q / 2, dtype=torch.float64)).item() < p
+    return sum(bisection(below, 0., m + 40. * math.sqrt(m) + 40., 100)) / 2
 
 def series_bound(v:float, # v̂ = max(‖Ê NNᵀ‖, ‖Ê NᵀN‖), estimated (`series_variance`)
                  L:int, # N is L × L
@@ -1415,12 +1411,7 @@ def t_quantile(m:int, # degrees of freedom
     x = torch.linspace(1e-9, m + 60 * math.sqrt(m) + 100, 400001, dtype=torch.float64)           # V's grid
     w = torch.exp((m / 2 - 1) * torch.log(x) - x / 2 - math.lgamma(m / 2) - m / 2 * math.log(2)) * (x[1] - x[0])
     tail = lambda t: (torch.special.erfc(t * (x / m).sqrt() / math.sqrt(2)) * w).sum().item()
-    lo, hi = 0., 1e3
-    for _ in range(80):
-        mid = (lo + hi) / 2
-        if tail(mid) > a: lo = mid
-        else: hi = mid
-    return (lo + hi) / 2
+    return sum(bisection(lambda t: tail(t) > a, 0., 1e3, 80)) / 2
 
 def noise_factor(blocks:int, # B replicates (B − 1 degrees of freedom)
                  a:float, # the per-point level

@@ -15,27 +15,28 @@ from .models import StaticMixer
 from .train import fit, evaluate
 from .experiment import ResultsCache, scaled, minimal_capacity, config_key
 from .claims import claim, slug
-from .stats import fifty_point, weighted_line, weighted_slope, Slope, jointly_within
+from .stats import fifty_point, weighted_line, weighted_slope, Slope, jointly_within, bisection
 from .theorem import Theorem
 from typing import NamedTuple
 THEOREM = Theorem('linear_bound', 'Theorem 1: the linear bound')
 
 # %% auto #0
 __all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS', 'WHY_LOGISTIC',
-           'eckart_young_excess', 'static_teachers', 'population_steps', 'surplus_floor', 'population_configs',
-           'population_experiment', 'SpectrumRecords', 'by_spectrum', 'population_figure', 'population_claims',
-           'token_columns', 'least_squares_operator', 'whitened_operator', 'reduced_rank_fit', 'finite_sample_excess',
-           'top_noise_energy', 'noise_share', 'noiseless_shift', 'noiseless_tolerance', 'finite_configs',
-           'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure', 'finite_claims', 'trained_vs_closed_form',
-           'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims', 'half_limit_steps', 'growth_rate',
-           'predicted_learning_times', 'gd_configs', 'gd_experiment', 'best_scale_pass', 'gd_window', 'gd_figure',
-           'gd_claims', 'small_init_steps', 'large_init_steps', 'underdetermined_configs', 'carried_cap',
-           'underdetermined_experiment', 'Members', 'by_member', 'pooled_members', 'underdetermined_claims',
-           'recovery_sample_size', 'raw_noise_edge', 'raw_known_regime', 'raw_median_margin', 'raw_median_regime',
-           'estimator_regime', 'regime_edges', 'data_only_factors', 'data_only_configs', 'data_only_experiment',
-           'LengthRecords', 'by_length', 'data_only_table', 'data_only_figure', 'n50_line', 'n50_slope', 'n50_bracket',
-           'n50_claims', 'n50_repulsion', 'n50_single_spike', 'n50_interaction', 'n50_coefficient', 'n0_margin',
-           'p_at_n0', 'b_from_p_at_n0', 'data_only_claims', 'teacher_invariance_claims']
+           'MARGIN_SCHUR', 'eckart_young_excess', 'static_teachers', 'population_steps', 'surplus_floor',
+           'population_configs', 'population_experiment', 'SpectrumRecords', 'by_spectrum', 'population_figure',
+           'population_claims', 'token_columns', 'least_squares_operator', 'whitened_operator', 'reduced_rank_fit',
+           'finite_sample_excess', 'top_noise_energy', 'noise_share', 'noiseless_shift', 'noiseless_tolerance',
+           'finite_configs', 'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure', 'finite_claims',
+           'trained_vs_closed_form', 'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims',
+           'half_limit_steps', 'growth_rate', 'predicted_learning_times', 'gd_configs', 'gd_experiment',
+           'best_scale_pass', 'gd_window', 'gd_figure', 'gd_claims', 'small_init_steps', 'large_init_steps',
+           'underdetermined_configs', 'carried_cap', 'underdetermined_experiment', 'Members', 'by_member',
+           'pooled_members', 'underdetermined_claims', 'recovery_sample_size', 'raw_noise_edge', 'raw_known_regime',
+           'raw_median_margin', 'raw_median_regime', 'estimator_regime', 'regime_edges', 'data_only_factors',
+           'data_only_configs', 'data_only_experiment', 'LengthRecords', 'by_length', 'data_only_table',
+           'data_only_figure', 'n50_line', 'n50_slope', 'n50_bracket', 'n50_claims', 'n50_repulsion',
+           'n50_single_spike', 'n50_interaction', 'n50_coefficient', 'n0_margin', 'p_at_n0', 'b_from_p_at_n0',
+           'margin_window', 'margin_fit', 'margin_readings', 'data_only_claims', 'teacher_invariance_claims']
 
 # %% ../nbs/10_linear_bound.ipynb #76dc3062
 def eckart_young_excess(task:StaticMixingTask, r:int) -> float:
@@ -906,7 +907,12 @@ def n50_claims(records:list) -> list:
            *b_from_p_at_n0(r['p_at_n0'], r['se_p'], r['n_at_n0'], r['n0'], r['L'], spec, sig)) for r in rows]
     w = np.array([1 / x[5] ** 2 for x in bL]); bs = np.array([x[4] for x in bL])
     bm, se_m = float((w * bs).sum() / w.sum()), float(w.sum() ** -.5)
-    chi2_m = float((w * (bs - bm) ** 2).sum())
+    mr = margin_readings(records)                                    # b, width and skew read together at each L
+    inv = [1 / r['L'] for r in mr]
+    fb = weighted_line(inv, [r['b'] for r in mr], [r['se_b'] for r in mr])            # b_L = b∞ + e/L
+    fw = weighted_line(inv, [r['width'] for r in mr], [r['se_width'] for r in mr])    # w_L = w∞ + c/L
+    per_m = ', '.join(f"L = {r['L']}: b = {r['b']:.2f} ± {r['se_b']:.2f}, width {r['width']:.3f} ± {r['se_width']:.3f}, "
+                      f"skew {r['skew']:.2f} ± {r['se_skew']:.2f} ({r['points']} points)" for r in mr)
     per_L = ', '.join(f"L = {r['L']}: {r['n50'] / r['n0']:.3f} ± {r['se'] / r['n0']:.3f}" for r in rows)
     fit_ = f'a = {f.a:+.4f} ± {f.se_a:.4f}, b = {f.b:.2f} ± {f.se_b:.2f}, χ² = {f.chi2:.2f} on {f.dof} dof'
     fit0 = f'with a = 0: b = {b0.c:.2f} ± {b0.se:.2f}, χ² = {b0.chi2:.2f} on {b0.dof} dof'
@@ -917,14 +923,24 @@ def n50_claims(records:list) -> list:
         claim('correction_form', 'the finite-L correction is b/L: with a = 0 asserted, n₅₀/n₀ − 1 = b/L is consistent '
               'with the measured 50% points (χ² ≤ dof + 3√(2 dof))', b0.chi2 <= b0.dof + 3 * math.sqrt(2 * b0.dof),
               f'{fit0}; free fit {fit_}'),
+        claim('margin_width', "the derived margin's s.d. √((1 + 1/ρ)/(2L)) is its L → ∞ s.d. (§4): the width read at "
+              "each L with b and the skew (`margin_fit`, in units of the derived s.d.), fitted as w_L = w∞ + c/L, has "
+              "w∞ = 1 within 3 s.e. (two-sided); the 1/L term c is measured, not derived",
+              len(mr) >= 3 and abs(fw.a - 1) <= 3 * fw.se_a,
+              f'w∞ = {fw.a:.4f} ± {fw.se_a:.4f} ((w∞ − 1)/s.e. = {(fw.a - 1) / fw.se_a:+.1f}), c = {fw.b:.2f} ± '
+              f'{fw.se_b:.2f}, χ² = {fw.chi2:.2f} on {fw.dof} dof; per L: ' + ', '.join(
+                  f"{r['L']}: {r['width']:.3f} ± {r['se_width']:.3f}" for r in mr)),
         claim('correction_size', f"b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
               "real-Wishart 1/L, the detection margin's second-order mean and its skew) plus the r* − 1 = "
               f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − s_{{r*}}²) "
-              f"and signal repulsion), b = {bd:.3f}; read from the measured P(r̂ = r*) at n = n₀ through the derived "
-              "margin's width and skew (`b_from_p_at_n0`; no fit of the curve's shape), b (inverse-variance mean over L) "
-              "equals it within 3 s.e. (two-sided)", abs(bm - bd) <= 3 * se_m,
-              f'b at n₀: {bm:.2f} ± {se_m:.2f}, (b − {bd:.3f})/s.e. = {(bm - bd) / se_m:+.1f}, χ² = {chi2_m:.2f} on '
-              f'{len(bL) - 1} dof; per L: ' + ', '.join(f'L = {L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
+              f"and signal repulsion), b = {bd:.3f}; read at each L by maximum likelihood of the derived detection curve "
+              "over the window where its expansion holds (`margin_fit` over `margin_window`: b, the width and the skew "
+              "fitted together, so b's s.e. carries their error), as n₅₀/n₀ = 1 + b_L/L, the asymptote of "
+              "b_L = b∞ + e/L equals it within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fb.a - bd) <= 3 * fb.se_a,
+              f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}), e = {fb.b:.1f} ± '
+              f'{fb.se_b:.1f}, χ² = {fb.chi2:.2f} on {fb.dof} dof; per L: {per_m}; read at n₀ alone through the derived '
+              f'width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: `margin_width`): '
+              f'b = {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
                                                       for L, p, e, q, x, y in bL)
               + f'; the logistic over 0.4–2 n₀ reads the skewed curve low (§4): {fit0}; read locally (`n50_bracket`): '
               f'b = {bl.c:.2f} ± {bl.se:.2f} ((b − {bd:.3f})/s.e. = {(bl.c - bd) / bl.se:+.1f}: pulled low by the '
@@ -977,21 +993,89 @@ def n0_margin(L:int, spectrum:list, sigma:float, b:float=None) -> tuple:
     var, k3 = (1 + 1 / rho) / (2 * L), (1 - 1 / (2 * rho ** 2)) / L ** 2
     return -b / (2 * L) + k3 / (6 * var), math.sqrt(var), k3 / var ** 1.5   # the median is −b/(2L)
 
-def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None) -> float:
-    "P(r̂ = r*) at n near n₀, derived: the margin's Edgeworth tail 1 − Φ(u) + φ(u)(γ/6)(u² − 1), u = −mean/s.d."
+def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None,
+            width:float=1., # the margin's s.d. in units of the derived one (`margin_fit` reads it)
+            skew:float=1., # its skew in units of the derived one
+           ) -> float:
+    "P(r̂ = r*) at n near n₀, derived: the margin as Cornish–Fisher's Z + (γ/6)(Z² − 1) in s.d. units, above u = −mean/s.d."
     mean, sd, g = n0_margin(L, spectrum, sigma, b)
+    if (width, skew) != (1., 1.):                                     # the median −b/(2L) kept: mean = median + γ s.d./6
+        mean, sd, g = mean - g * sd / 6 + g * skew * sd * width / 6, sd * width, g * skew
     u = -(mean + .5 * math.log(n / n0)) / sd                          # the margin grows by ½ log(n/n₀)
-    return 1 - NormalDist().cdf(u) + NormalDist().pdf(u) * g / 6 * (u * u - 1)
+    # Z + c(Z² − 1) > u, c = γ/6, on the map's increasing branch (1 + 2cZ > 0): Z > z, its root there (a proper
+    # distribution whose tail is Edgeworth's 1 − Φ(u) + φ(u)(γ/6)(u² − 1) to first order in γ, and which cannot leave
+    # [0, 1]); no root: the whole branch lies above u (c > 0) or below it (c < 0)
+    c = g / 6
+    if abs(c) < 1e-12: return 1 - NormalDist().cdf(u)
+    disc = 1 + 4 * c * (c + u)
+    if disc <= 0: return 1. if c > 0 else 0.
+    return 1 - NormalDist().cdf((math.sqrt(disc) - 1) / (2 * c))
 
 def b_from_p_at_n0(p:float, se_p:float, n:float, n0:float, L:int, spectrum:list, sigma:float) -> tuple:
     "b read from a measured P(r̂ = r*) at n ≈ n₀ through the derived width and skew (p_at_n0 inverted in b): (b, s.e.)."
     f = lambda b: p_at_n0(n, n0, L, spectrum, sigma, b) - p
     lo, hi = -4 * L, 4 * L                                            # p_at_n0 falls with b: bisection
     if f(lo) < 0 or f(hi) > 0: return math.nan, math.nan
-    for _ in range(200):
-        lo, hi = ((lo + hi) / 2, hi) if f((lo + hi) / 2) > 0 else (lo, (lo + hi) / 2)
-    b, h = (lo + hi) / 2, 1e-3
+    b, h = sum(bisection(lambda b: f(b) > 0, lo, hi, 200)) / 2, 1e-3
     return b, se_p * 2 * h / abs(f(b + h) - f(b - h))                 # the delta method
+
+MARGIN_SCHUR = .5   # the window: the next direction's Schur factor s_{r*}²n₀/(s_j²n) at most ½ (its 1/(1 − ·) ≤ 2, §4)
+
+def margin_window(ns:list, n0:float, spectrum:list) -> np.ndarray:
+    "The grid points where the expansion is read: n ≥ n₀ s_{r*}²/(MARGIN_SCHUR s_{r*−1}²) (every n for a rank-1 teacher)."
+    s2 = sorted(x ** 2 for x in spectrum)
+    lo = n0 * s2[0] / (MARGIN_SCHUR * s2[1]) if len(s2) > 1 else 0.
+    return np.array(ns, dtype=float) >= lo
+
+def _newton_min(f, x:list, h:float=1e-3, steps:int=60) -> tuple:
+    "Minimise a smooth f by damped Newton (Levenberg–Marquardt) on central differences: x, the Hessian at x."
+    x = np.array(x, dtype=float); E = np.eye(len(x)) * h
+    hess = lambda x: np.array([[(f(x + a + c) - f(x + a - c) - f(x - a + c) + f(x - a - c)) / (4 * h * h) for c in E]
+                               for a in E])
+    lam = 1e-3
+    for _ in range(steps):
+        g, H, fx = np.array([(f(x + a) - f(x - a)) / (2 * h) for a in E]), hess(x), f(x)
+        scale = np.abs(np.diag(H)).max()
+        while lam < 1e12:                                 # damp until the step descends (and the system is definite)
+            A = H + lam * scale * np.eye(len(x))
+            if np.all(np.linalg.eigvalsh(A) > 0):
+                step = np.linalg.solve(A, g)
+                if f(x - step) <= fx: break
+            lam *= 10
+        else: break
+        x, lam = x - step, max(lam / 10, 1e-12)
+        if np.abs(step).max() < 1e-9: break
+    return x, hess(x)
+
+def margin_fit(ns:list, # the grid points read (`margin_window`)
+               hits:list, # draws with r̂ = r* at each
+               draws:int, # draws per point
+               n0:float, L:int, spectrum:list, sigma:float) -> dict:
+    "Maximum likelihood of the detection curve `p_at_n0` with b, the width and the skew free: values and s.e. (§4)."
+    ns, hits = np.asarray(ns, dtype=float), np.asarray(hits, dtype=float)
+    if len(ns) < 4: raise ValueError(f"margin_fit needs ≥ 4 grid points in its window to read b, width and skew, got "
+                                     f"{len(ns)} at L = {L}")
+    def nll(x):
+        p = np.clip([p_at_n0(n, n0, L, spectrum, sigma, *x) for n in ns], 1e-12, 1 - 1e-12)
+        return -(hits * np.log(p) + (draws - hits) * np.log1p(-p)).sum()
+    x, H = _newton_min(nll, [n50_coefficient(spectrum, sigma), 1., 1.])
+    if not np.all(np.linalg.eigvalsh(H) > 0):
+        raise ValueError(f"margin_fit at L = {L}: the counts do not determine b, the width and the skew (the likelihood "
+                         "is not locally convex): the grid needs points on both sides of n₅₀ inside its window")
+    se = np.sqrt(np.diag(np.linalg.inv(H)))
+    # p_at_n0's b is the median's: n₅₀/n₀ = e^{b/L}; read in the form 1 + b_L/L of the claims (equal to O(1/L))
+    return dict(L=L, b=L * math.expm1(x[0] / L), se_b=se[0] * math.exp(x[0] / L), width=x[1], se_width=se[1],
+                skew=x[2], se_skew=se[2], points=len(ns))
+
+def margin_readings(records:list, estimator:str='white_known') -> list:
+    "Per L, `margin_fit` over `margin_window` of the grid: b (as n₅₀/n₀ = 1 + b/L), the width and skew, with s.e."
+    out = []
+    for L, g in sorted(by_length(records).items()):
+        c = next(r['config'] for r in records if r['config']['L'] == L)
+        hit = g.ranks[estimator] == g.r_star
+        w = margin_window(g.ns, g.n0, c['spectrum'])
+        out.append(margin_fit(np.array(g.ns)[w], hit.sum(1)[w], hit.shape[1], g.n0, L, c['spectrum'], c['sigma']))
+    return out
 
 def _count_stats(records:list) -> dict:
     "Per (L, estimator): the under-count below its own n₅₀, the over-count, the loss of > 1 direction, n below n₅₀."

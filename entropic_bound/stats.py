@@ -12,7 +12,7 @@ import numpy as np
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
            'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'SignTest', 'sign_test', 'ratio_of_means',
-           'agreeing', 'binomial_upper', 'restarts_needed', 'crossing_pvalues']
+           'agreeing', 'bisection', 'binomial_upper', 'restarts_needed', 'crossing_pvalues']
 
 # %% ../nbs/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -212,6 +212,16 @@ def agreeing(values, # estimates of one minimum, one per restart (R,)
     i = int(v.argmin())
     return int((v - v[i] <= z * np.sqrt(s ** 2 + s[i] ** 2)).sum())
 
+def bisection(below, # below(t): True while t lies below the point sought (a predicate that flips once, at it)
+              lo:float, hi:float, # a bracket: below(lo) and not below(hi)
+              steps:int, # halvings: the bracket ends (hi − lo)·2^−steps wide
+             ) -> tuple:
+    "The bracket (lo, hi) around the point where a monotone predicate flips, after `steps` halvings."
+    for _ in range(steps):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if below(mid) else (lo, mid)
+    return lo, hi
+
 def binomial_upper(x:int, # events seen (stalls)
                    n:int, # trials (runs)
                    alpha:float=.025, # chance that the true rate is above the bound
@@ -220,11 +230,7 @@ def binomial_upper(x:int, # events seen (stalls)
     if not 0 <= x <= n or n < 1 or not 0 < alpha < 1:
         raise ValueError(f"need 0 ≤ x ≤ n, n ≥ 1 and alpha in (0, 1), got x={x}, n={n}, alpha={alpha}")
     if x == n: return 1.
-    lo, hi = x / n, 1.
-    for _ in range(60):                                       # P(Bin(n, p) ≤ x) falls in p: bisect
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if 1 - binomial_tail(x + 1, n, mid) > alpha else (lo, mid)
-    return hi
+    return bisection(lambda p: 1 - binomial_tail(x + 1, n, p) > alpha, x / n, 1., 60)[1]   # P(Bin ≤ x) falls in p
 
 def restarts_needed(p_stall:float, # probability that one run stalls
                     cells:int, # independent problems the restarts are spent on
