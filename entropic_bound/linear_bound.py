@@ -925,7 +925,9 @@ def n50_claims(records:list) -> list:
               f'{fit0}; free fit {fit_}'),
         claim('margin_width', "the derived margin's s.d. √((1 + 1/ρ)/(2L)) is its L → ∞ s.d. (§4): the width read at "
               "each L with b and the skew (`margin_fit`, in units of the derived s.d.), fitted as w_L = w∞ + c/L, has "
-              "w∞ = 1 within 3 s.e. (two-sided); the 1/L term c is measured, not derived",
+              "w∞ = 1 within 3 s.e. (two-sided); the 1/L term c is measured (the curve holds the margin's derived shift at "
+              "its n₀ value across the window, so c also carries the shift's variation with n, derivable but not "
+              "modelled)",
               len(mr) >= 3 and abs(fw.a - 1) <= 3 * fw.se_a,
               f'w∞ = {fw.a:.4f} ± {fw.se_a:.4f} ((w∞ − 1)/s.e. = {(fw.a - 1) / fw.se_a:+.1f}), c = {fw.b:.2f} ± '
               f'{fw.se_b:.2f}, χ² = {fw.chi2:.2f} on {fw.dof} dof; per L: ' + ', '.join(
@@ -937,7 +939,8 @@ def n50_claims(records:list) -> list:
               "over the window where its expansion holds (`margin_fit` over `margin_window`: b, the width and the skew "
               "fitted together, so b's s.e. carries their error), as n₅₀/n₀ = 1 + b_L/L, the asymptote of "
               "b_L = b∞ + e/L equals it within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fb.a - bd) <= 3 * fb.se_a,
-              f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}), e = {fb.b:.1f} ± '
+              f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}; resolves |b∞ − b| ≥ '
+              f'{3 * fb.se_a:.2f}), e = {fb.b:.1f} ± '
               f'{fb.se_b:.1f}, χ² = {fb.chi2:.2f} on {fb.dof} dof; per L: {per_m}; read at n₀ alone through the derived '
               f'width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: `margin_width`): '
               f'b = {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
@@ -997,19 +1000,19 @@ def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None,
             width:float=1., # the margin's s.d. in units of the derived one (`margin_fit` reads it)
             skew:float=1., # its skew in units of the derived one
            ) -> float:
-    "P(r̂ = r*) at n near n₀, derived: the margin as Cornish–Fisher's Z + (γ/6)(Z² − 1) in s.d. units, above u = −mean/s.d."
+    "P(r̂ = r*) at n, the margin's shift, s.d. and skew held at their n₀ values: Cornish–Fisher's Z + (γ/6)(Z² − 1) above u."
     mean, sd, g = n0_margin(L, spectrum, sigma, b)
     if (width, skew) != (1., 1.):                                     # the median −b/(2L) kept: mean = median + γ s.d./6
         mean, sd, g = mean - g * sd / 6 + g * skew * sd * width / 6, sd * width, g * skew
     u = -(mean + .5 * math.log(n / n0)) / sd                          # the margin grows by ½ log(n/n₀)
     # Z + c(Z² − 1) > u, c = γ/6, on the map's increasing branch (1 + 2cZ > 0): Z > z, its root there (a proper
     # distribution whose tail is Edgeworth's 1 − Φ(u) + φ(u)(γ/6)(u² − 1) to first order in γ, and which cannot leave
-    # [0, 1]); no root: the whole branch lies above u (c > 0) or below it (c < 0)
+    # [0, 1]); no root: the whole branch lies above u (c > 0) or below it (c < 0). The other branch, Z < −1/(2c) for
+    # c > 0, holds mass Φ(−1/(2|c|)): below 1e-30 for |γ| ≤ 0.5, the derived γ at L ≥ 16 (the fitted skew is printed)
     c = g / 6
-    if abs(c) < 1e-12: return 1 - NormalDist().cdf(u)
     disc = 1 + 4 * c * (c + u)
     if disc <= 0: return 1. if c > 0 else 0.
-    return 1 - NormalDist().cdf((math.sqrt(disc) - 1) / (2 * c))
+    return 1 - NormalDist().cdf(2 * (c + u) / (1 + math.sqrt(disc)))   # the root (√disc − 1)/(2c), without cancellation
 
 def b_from_p_at_n0(p:float, se_p:float, n:float, n0:float, L:int, spectrum:list, sigma:float) -> tuple:
     "b read from a measured P(r̂ = r*) at n ≈ n₀ through the derived width and skew (p_at_n0 inverted in b): (b, s.e.)."
@@ -1021,14 +1024,16 @@ def b_from_p_at_n0(p:float, se_p:float, n:float, n0:float, L:int, spectrum:list,
 
 MARGIN_SCHUR = .5   # the window: the next direction's Schur factor s_{r*}²n₀/(s_j²n) at most ½ (its 1/(1 − ·) ≤ 2, §4)
 
-def margin_window(ns:list, n0:float, spectrum:list) -> np.ndarray:
-    "The grid points where the expansion is read: n ≥ n₀ s_{r*}²/(MARGIN_SCHUR s_{r*−1}²) (every n for a rank-1 teacher)."
+def margin_window(ns:list, n0:float, spectrum:list,
+                  schur:float=MARGIN_SCHUR, # the largest Schur factor s_{r*}²n₀/(s_j²n) admitted
+                 ) -> np.ndarray:
+    "The grid points where the expansion is read: n ≥ n₀ s_{r*}²/(schur s_{r*−1}²) (every n for a rank-1 teacher)."
     s2 = sorted(x ** 2 for x in spectrum)
-    lo = n0 * s2[0] / (MARGIN_SCHUR * s2[1]) if len(s2) > 1 else 0.
+    lo = n0 * s2[0] / (schur * s2[1]) if len(s2) > 1 else 0.
     return np.array(ns, dtype=float) >= lo
 
 def _newton_min(f, x:list, h:float=1e-3, steps:int=60) -> tuple:
-    "Minimise a smooth f by damped Newton (Levenberg–Marquardt) on central differences: x, the Hessian at x."
+    "Minimise a smooth f by damped Newton (Levenberg–Marquardt) on central differences: x, the Hessian at x, converged."
     x = np.array(x, dtype=float); E = np.eye(len(x)) * h
     hess = lambda x: np.array([[(f(x + a + c) - f(x + a - c) - f(x - a + c) + f(x - a - c)) / (4 * h * h) for c in E]
                                for a in E])
@@ -1045,7 +1050,10 @@ def _newton_min(f, x:list, h:float=1e-3, steps:int=60) -> tuple:
         else: break
         x, lam = x - step, max(lam / 10, 1e-12)
         if np.abs(step).max() < 1e-9: break
-    return x, hess(x)
+    H, g = hess(x), np.array([(f(x + a) - f(x - a)) / (2 * h) for a in E])
+    ok = np.all(np.linalg.eigvalsh(H) > 0)
+    # converged: the Newton step left is < 1e-3 of each parameter's s.e. (√diag H⁻¹)
+    return x, H, bool(ok and np.all(np.abs(np.linalg.solve(H, g)) < 1e-3 * np.sqrt(np.diag(np.linalg.inv(H)))))
 
 def margin_fit(ns:list, # the grid points read (`margin_window`)
                hits:list, # draws with r̂ = r* at each
@@ -1058,22 +1066,22 @@ def margin_fit(ns:list, # the grid points read (`margin_window`)
     def nll(x):
         p = np.clip([p_at_n0(n, n0, L, spectrum, sigma, *x) for n in ns], 1e-12, 1 - 1e-12)
         return -(hits * np.log(p) + (draws - hits) * np.log1p(-p)).sum()
-    x, H = _newton_min(nll, [n50_coefficient(spectrum, sigma), 1., 1.])
-    if not np.all(np.linalg.eigvalsh(H) > 0):
-        raise ValueError(f"margin_fit at L = {L}: the counts do not determine b, the width and the skew (the likelihood "
-                         "is not locally convex): the grid needs points on both sides of n₅₀ inside its window")
+    x, H, ok = _newton_min(nll, [0., 1., 1.])              # from no correction, the derived width and skew
+    if not ok:
+        raise ValueError(f"margin_fit at L = {L}: the counts do not determine b, the width and the skew (no converged, "
+                         "locally convex maximum): the grid needs points on both sides of n₅₀ inside its window")
     se = np.sqrt(np.diag(np.linalg.inv(H)))
     # p_at_n0's b is the median's: n₅₀/n₀ = e^{b/L}; read in the form 1 + b_L/L of the claims (equal to O(1/L))
     return dict(L=L, b=L * math.expm1(x[0] / L), se_b=se[0] * math.exp(x[0] / L), width=x[1], se_width=se[1],
                 skew=x[2], se_skew=se[2], points=len(ns))
 
-def margin_readings(records:list, estimator:str='white_known') -> list:
+def margin_readings(records:list, estimator:str='white_known', schur:float=MARGIN_SCHUR) -> list:
     "Per L, `margin_fit` over `margin_window` of the grid: b (as n₅₀/n₀ = 1 + b/L), the width and skew, with s.e."
     out = []
     for L, g in sorted(by_length(records).items()):
         c = next(r['config'] for r in records if r['config']['L'] == L)
         hit = g.ranks[estimator] == g.r_star
-        w = margin_window(g.ns, g.n0, c['spectrum'])
+        w = margin_window(g.ns, g.n0, c['spectrum'], schur)
         out.append(margin_fit(np.array(g.ns)[w], hit.sum(1)[w], hit.shape[1], g.n0, L, c['spectrum'], c['sigma']))
     return out
 

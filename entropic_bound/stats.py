@@ -217,6 +217,8 @@ def bisection(below, # below(t): True while t lies below the point sought (a pre
               steps:int, # halvings: the bracket ends (hi − lo)·2^−steps wide
              ) -> tuple:
     "The bracket (lo, hi) around the point where a monotone predicate flips, after `steps` halvings."
+    if not below(lo) or below(hi):
+        raise ValueError(f"bisection needs a bracket with below(lo) true and below(hi) false, got lo={lo}, hi={hi}")
     for _ in range(steps):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if below(mid) else (lo, mid)
