@@ -959,8 +959,8 @@ def n50_claims(records:list) -> list:
 WHY_LOGISTIC = ("§4: the logistic in log n fitted over 0.4–2 n₀ is a model of a symmetric curve, but the detection "
                 "margin is skewed (its κ₃ > 0, derived), so the fit reads the 50% point below the median at O(1/L). "
                 "That bias is measured, not derived: the reduced model of the whitened operator read by the same fit "
-                "on the same grid gives b = 3.87, 3.82, 3.66, 3.71 at L = 16, 32, 64, 128 (`python bench/n50_terms.py "
-                "--logistic`), where the records give 3.97, 3.94, 3.52, 3.20, and its exact median gives 4.31, 4.49, "
+                "on the same grid gives b = 3.87, 3.82, 3.66, 3.71 at L = 16, 32, 64, 128 (`bench/n50_terms.txt`, the "
+                "output of `python bench/n50_terms.py` as run there), where the records give 3.97, 3.94, 3.52, 3.20, and its exact median gives 4.31, 4.49, "
                 "4.68 at L = 16, 32, 64, near the derived b at L = 64 but with its O(1/L²) term not resolved")
 
 def n50_repulsion(spectrum:list, sigma:float) -> float:
