@@ -35,8 +35,9 @@ __all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_O
            'raw_median_margin', 'raw_median_regime', 'estimator_regime', 'regime_edges', 'data_only_factors',
            'data_only_configs', 'data_only_experiment', 'LengthRecords', 'by_length', 'data_only_table',
            'data_only_figure', 'n50_line', 'n50_slope', 'n50_bracket', 'n50_claims', 'n50_repulsion',
-           'n50_single_spike', 'n50_interaction', 'n50_coefficient', 'n0_margin', 'p_at_n0', 'b_from_p_at_n0',
-           'margin_window', 'margin_fit', 'margin_readings', 'data_only_claims', 'teacher_invariance_claims']
+           'n50_single_spike', 'n50_interaction', 'n50_coefficient', 'margin_shift', 'n0_margin', 'p_at_n0',
+           'b_from_p_at_n0', 'margin_window', 'margin_fit', 'margin_readings', 'data_only_claims',
+           'teacher_invariance_claims']
 
 # %% ../nbs/10_linear_bound.ipynb #76dc3062
 def eckart_young_excess(task:StaticMixingTask, r:int) -> float:
@@ -925,9 +926,8 @@ def n50_claims(records:list) -> list:
               f'{fit0}; free fit {fit_}'),
         claim('margin_width', "the derived margin's s.d. √((1 + 1/ρ)/(2L)) is its L → ∞ s.d. (§4): the width read at "
               "each L with b and the skew (`margin_fit`, in units of the derived s.d.), fitted as w_L = w∞ + c/L, has "
-              "w∞ = 1 within 3 s.e. (two-sided); the 1/L term c is measured (the curve holds the margin's derived shift at "
-              "its n₀ value across the window, so c also carries the shift's variation with n, derivable but not "
-              "modelled)",
+              "w∞ = 1 within 3 s.e. (two-sided); the curve carries the derived variation of the shift, s.d. and skew with n "
+              "(`margin_shift`), and the 1/L term c that remains is measured, not derived",
               len(mr) >= 3 and abs(fw.a - 1) <= 3 * fw.se_a,
               f'w∞ = {fw.a:.4f} ± {fw.se_a:.4f} ((w∞ − 1)/s.e. = {(fw.a - 1) / fw.se_a:+.1f}), c = {fw.b:.2f} ± '
               f'{fw.se_b:.2f}, χ² = {fw.chi2:.2f} on {fw.dof} dof; per L: ' + ', '.join(
@@ -989,10 +989,26 @@ def n50_coefficient(spectrum:list, sigma:float) -> float:
     "The derived b of the 50% point n₅₀/n₀ = 1 + b/L + O(L⁻²) (whitened operator, known σ): single spike + interaction."
     return n50_single_spike(3 * sigma ** 2 / min(spectrum) ** 2) + n50_interaction(spectrum, sigma)
 
-def n0_margin(L:int, spectrum:list, sigma:float, b:float=None) -> tuple:
-    "The weakest direction's detection margin at n₀ (kept iff > 0), derived (§4): (mean, s.d., skew); b: n50_coefficient."
-    rho = 3 * sigma ** 2 / min(spectrum) ** 2                        # nd/L at n₀
+def margin_shift(spectrum:list, sigma:float,
+                 x:float=1., # n/n₀
+                ) -> float:
+    "B(n), the derived shift of the weakest direction's margin at n = x·n₀ (median ½ log x − B/(2L)); B(n₀) = b (§4)."
+    # the same three parts as n50_coefficient, at n: the single spike's at ρ = nd/L, each stronger block's Schur factor
+    # 1/(1 − s_{r*}²n₀/(s_j²n)), and the signal repulsion, ∝ 1/(nd)
+    s2 = sorted(v ** 2 for v in spectrum)
+    if any(v * x <= s2[0] for v in s2[1:]):
+        raise ValueError(f"margin_shift at n = {x:g}·n₀: outside the expansion's regime, which needs n > n₀ s_r*²/s_j² "
+                         f"for every stronger direction (here n > {max(s2[0] / v for v in s2[1:]):g}·n₀)")
+    return n50_single_spike(3 * sigma ** 2 / s2[0] * x) + sum(1 / (1 - s2[0] / (v * x)) for v in s2[1:]) \
+        + n50_repulsion(spectrum, sigma) / x
+
+def n0_margin(L:int, spectrum:list, sigma:float, b:float=None,
+              x:float=1., # n/n₀: the margin at n, its growth ½ log x left out
+             ) -> tuple:
+    "The weakest direction's detection margin at n = x·n₀ (kept iff > 0), derived (§4): (mean, s.d., skew); b: B(n₀)."
+    rho = 3 * sigma ** 2 / min(spectrum) ** 2 * x                    # nd/L at n
     b = n50_coefficient(spectrum, sigma) if b is None else b
+    if x != 1: b = b + margin_shift(spectrum, sigma, x) - margin_shift(spectrum, sigma)    # the derived B(n) − B(n₀)
     var, k3 = (1 + 1 / rho) / (2 * L), (1 - 1 / (2 * rho ** 2)) / L ** 2
     return -b / (2 * L) + k3 / (6 * var), math.sqrt(var), k3 / var ** 1.5   # the median is −b/(2L)
 
@@ -1000,8 +1016,8 @@ def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None,
             width:float=1., # the margin's s.d. in units of the derived one (`margin_fit` reads it)
             skew:float=1., # its skew in units of the derived one
            ) -> float:
-    "P(r̂ = r*) at n, the margin's shift, s.d. and skew held at their n₀ values: Cornish–Fisher's Z + (γ/6)(Z² − 1) above u."
-    mean, sd, g = n0_margin(L, spectrum, sigma, b)
+    "P(r̂ = r*) at n (the margin's shift, s.d. and skew derived at n; b its shift at n₀): Cornish–Fisher, Z + (γ/6)(Z² − 1) > u."
+    mean, sd, g = n0_margin(L, spectrum, sigma, b, n / n0)
     if (width, skew) != (1., 1.):                                     # the median −b/(2L) kept: mean = median + γ s.d./6
         mean, sd, g = mean - g * sd / 6 + g * skew * sd * width / 6, sd * width, g * skew
     u = -(mean + .5 * math.log(n / n0)) / sd                          # the margin grows by ½ log(n/n₀)
