@@ -912,8 +912,11 @@ def n50_claims(records:list) -> list:
     inv = [1 / r['L'] for r in mr]
     fb = weighted_line(inv, [r['b'] for r in mr], [r['se_b'] for r in mr])            # b_L = b∞ + e/L
     fw = weighted_line(inv, [r['width'] for r in mr], [r['se_width'] for r in mr])    # w_L = w∞ + c/L
-    per_m = ', '.join(f"L = {r['L']}: b = {r['b']:.2f} ± {r['se_b']:.2f}, width {r['width']:.3f} ± {r['se_width']:.3f}, "
-                      f"skew {r['skew']:.2f} ± {r['se_skew']:.2f} ({r['points']} points)" for r in mr)
+    fs = weighted_line(inv, [r['skew'] for r in mr], [r['se_skew'] for r in mr])      # skew_L = skew∞ + c'/L
+    per_m = ', '.join(f"L = {r['L']}: b = {r['b']:.2f} ± {r['se_b']:.2f} (B(n₀) = {r['shift']:.2f} ± {r['se_shift']:.2f}), "
+                      f"width {r['width']:.3f} ± {r['se_width']:.3f}, skew {r['skew']:.2f} ± {r['se_skew']:.2f} "
+                      f"({r['points']} points)" for r in mr)
+    old = rs - 1 + n50_repulsion(spec, sig)           # the earlier derivation: one noise dimension per stronger direction
     per_L = ', '.join(f"L = {r['L']}: {r['n50'] / r['n0']:.3f} ± {r['se'] / r['n0']:.3f}" for r in rows)
     fit_ = f'a = {f.a:+.4f} ± {f.se_a:.4f}, b = {f.b:.2f} ± {f.se_b:.2f}, χ² = {f.chi2:.2f} on {f.dof} dof'
     fit0 = f'with a = 0: b = {b0.c:.2f} ± {b0.se:.2f}, χ² = {b0.chi2:.2f} on {b0.dof} dof'
@@ -932,18 +935,25 @@ def n50_claims(records:list) -> list:
               f'w∞ = {fw.a:.4f} ± {fw.se_a:.4f} ((w∞ − 1)/s.e. = {(fw.a - 1) / fw.se_a:+.1f}), c = {fw.b:.2f} ± '
               f'{fw.se_b:.2f}, χ² = {fw.chi2:.2f} on {fw.dof} dof; per L: ' + ', '.join(
                   f"{r['L']}: {r['width']:.3f} ± {r['se_width']:.3f}" for r in mr)),
+        claim('margin_skew', "the derived margin's skew (κ₃ = (1 − 1/(2ρ²))/L² over Var^{3/2}) is its L → ∞ skew (§4): the "
+              "skew read at each L with b and the width (`margin_fit`, in units of the derived skew), fitted as "
+              "skew_L = skew∞ + c'/L, has skew∞ = 1 within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fs.a - 1) <= 3 * fs.se_a,
+              f"skew∞ = {fs.a:.2f} ± {fs.se_a:.2f} ((skew∞ − 1)/s.e. = {(fs.a - 1) / fs.se_a:+.1f}; resolves |skew∞ − 1| ≥ "
+              f"{3 * fs.se_a:.2f}), c' = {fs.b:.1f} ± {fs.se_b:.1f}, χ² = {fs.chi2:.2f} on {fs.dof} dof; per L: " + ', '.join(
+                  f"{r['L']}: {r['skew']:.2f} ± {r['se_skew']:.2f}" for r in mr)),
         claim('correction_size', f"b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
               "real-Wishart 1/L, the detection margin's second-order mean and its skew) plus the r* − 1 = "
               f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − s_{{r*}}²) "
-              f"and signal repulsion), b = {bd:.3f}; read at each L by maximum likelihood of the derived detection curve "
-              "over the window where its expansion holds (`margin_fit` over `margin_window`: b, the width and the skew "
-              "fitted together, so b's s.e. carries their error), as n₅₀/n₀ = 1 + b_L/L, the asymptote of "
-              "b_L = b∞ + e/L equals it within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fb.a - bd) <= 3 * fb.se_a,
-              f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}; resolves |b∞ − b| ≥ '
-              f'{3 * fb.se_a:.2f}), e = {fb.b:.1f} ± '
-              f'{fb.se_b:.1f}, χ² = {fb.chi2:.2f} on {fb.dof} dof; per L: {per_m}; read at n₀ alone through the derived '
-              f'width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: `margin_width`): '
-              f'b = {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
+              f"and signal repulsion), b = {bd:.3f}; read at each L from the derived detection curve fitted by maximum "
+              "likelihood over `margin_window` (a convention: every Schur factor ≤ 2), with B(n₀), the width and the skew "
+              "free (`margin_fit`: b's s.e. carries their error), as the fitted curve's n₅₀/n₀ = 1 + b_L/L, the asymptote "
+              "of b_L = b∞ + e/L equals it within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fb.a - bd) <= 3 * fb.se_a,
+              f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}; 3-s.e. band '
+              f'[{fb.a - 3 * fb.se_a:.2f}, {fb.a + 3 * fb.se_a:.2f}]: the earlier derivation r* − 1 + repulsion = {old:.3f} '
+              f'{"outside" if abs(fb.a - old) > 3 * fb.se_a else "inside"} it), e = {fb.b:.1f} ± '
+              f'{fb.se_b:.1f}, χ² = {fb.chi2:.2f} on {fb.dof} dof; per L: {per_m}; B(n₀) read at n₀ alone through the '
+              f'derived width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: compare the '
+              f'fitted B(n₀) above): {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
                                                       for L, p, e, q, x, y in bL)
               + f'; the logistic over 0.4–2 n₀ reads the skewed curve low (§4): {fit0}; read locally (`n50_bracket`): '
               f'b = {bl.c:.2f} ± {bl.se:.2f} ((b − {bd:.3f})/s.e. = {(bl.c - bd) / bl.se:+.1f}: pulled low by the '
@@ -1008,7 +1018,8 @@ def n0_margin(L:int, spectrum:list, sigma:float, b:float=None,
     "The weakest direction's detection margin at n = x·n₀ (kept iff > 0), derived (§4): (mean, s.d., skew); b: B(n₀)."
     rho = 3 * sigma ** 2 / min(spectrum) ** 2 * x                    # nd/L at n
     b = n50_coefficient(spectrum, sigma) if b is None else b
-    if x != 1: b = b + margin_shift(spectrum, sigma, x) - margin_shift(spectrum, sigma)    # the derived B(n) − B(n₀)
+    # the derived B(n) − B(n₀); its skew part (≈ −0.05 over 0.5–2 n₀ here) stays derived when a fit rescales the skew
+    if x != 1: b = b + margin_shift(spectrum, sigma, x) - margin_shift(spectrum, sigma)
     var, k3 = (1 + 1 / rho) / (2 * L), (1 - 1 / (2 * rho ** 2)) / L ** 2
     return -b / (2 * L) + k3 / (6 * var), math.sqrt(var), k3 / var ** 1.5   # the median is −b/(2L)
 
@@ -1024,7 +1035,8 @@ def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None,
     # Z + c(Z² − 1) > u, c = γ/6, on the map's increasing branch (1 + 2cZ > 0): Z > z, its root there (a proper
     # distribution whose tail is Edgeworth's 1 − Φ(u) + φ(u)(γ/6)(u² − 1) to first order in γ, and which cannot leave
     # [0, 1]); no root: the whole branch lies above u (c > 0) or below it (c < 0). The other branch, Z < −1/(2c) for
-    # c > 0, holds mass Φ(−1/(2|c|)): below 1e-30 for |γ| ≤ 0.5, the derived γ at L ≥ 16 (the fitted skew is printed)
+    # c > 0, holds mass Φ(−3/|γ|): the derived γ is 0.55–0.67 at L = 16 over 0.5–2 n₀, so at most about 3e-6, and less
+    # at larger L
     c = g / 6
     disc = 1 + 4 * c * (c + u)
     if disc <= 0: return 1. if c > 0 else 0.
@@ -1074,11 +1086,16 @@ def _newton_min(f, x:list, h:float=1e-3, steps:int=60) -> tuple:
 def margin_fit(ns:list, # the grid points read (`margin_window`)
                hits:list, # draws with r̂ = r* at each
                draws:int, # draws per point
-               n0:float, L:int, spectrum:list, sigma:float) -> dict:
-    "Maximum likelihood of the detection curve `p_at_n0` with b, the width and the skew free: values and s.e. (§4)."
+               n0:float, L:int, spectrum:list, sigma:float,
+               schur:float=MARGIN_SCHUR, # the window `ns` must lie in (`margin_window`)
+              ) -> dict:
+    "Maximum likelihood of the curve `p_at_n0`, B(n₀), width and skew free: the curve's n₅₀ as 1 + b/L, values, s.e. (§4)."
     ns, hits = np.asarray(ns, dtype=float), np.asarray(hits, dtype=float)
     if len(ns) < 4: raise ValueError(f"margin_fit needs ≥ 4 grid points in its window to read b, width and skew, got "
                                      f"{len(ns)} at L = {L}")
+    if not margin_window(ns, n0, spectrum, schur).all():
+        raise ValueError(f"margin_fit at L = {L}: n = {ns[~margin_window(ns, n0, spectrum, schur)].tolist()} lie below "
+                         f"margin_window's edge (Schur factor ≤ {1 / (1 - schur):g}), where the expansion is not read")
     def nll(x):
         p = np.clip([p_at_n0(n, n0, L, spectrum, sigma, *x) for n in ns], 1e-12, 1 - 1e-12)
         return -(hits * np.log(p) + (draws - hits) * np.log1p(-p)).sum()
@@ -1087,18 +1104,25 @@ def margin_fit(ns:list, # the grid points read (`margin_window`)
         raise ValueError(f"margin_fit at L = {L}: the counts do not determine b, the width and the skew (no converged, "
                          "locally convex maximum): the grid needs points on both sides of n₅₀ inside its window")
     se = np.sqrt(np.diag(np.linalg.inv(H)))
-    # p_at_n0's b is the median's: n₅₀/n₀ = e^{b/L}; read in the form 1 + b_L/L of the claims (equal to O(1/L))
-    return dict(L=L, b=L * math.expm1(x[0] / L), se_b=se[0] * math.exp(x[0] / L), width=x[1], se_width=se[1],
-                skew=x[2], se_skew=se[2], points=len(ns))
+    # the fitted curve's 50% point: its median ½ log x − B(x)/(2L) is 0, B(x) = x[0] + B_derived(x) − B_derived(1) (the
+    # median does not depend on the width and skew factors); log x − B(x)/L rises in x, so bisection, and b_L = L(x₅₀ − 1)
+    # with s.e. by the implicit derivative dx₅₀/dB(n₀) = x/(L − x B'(x))
+    shift = lambda t: x[0] + margin_shift(spectrum, sigma, t) - margin_shift(spectrum, sigma)
+    s2 = sorted(v ** 2 for v in spectrum)
+    lo = max(s2[0] / v for v in s2[1:]) * (1 + 1e-6) if len(s2) > 1 else 1e-3          # margin_shift's pole
+    x50 = sum(bisection(lambda t: math.log(t) < shift(t) / L, lo, 64., 80)) / 2
+    dB = (shift(x50 * (1 + 1e-6)) - shift(x50 * (1 - 1e-6))) / (2e-6 * x50)
+    return dict(L=L, b=L * (x50 - 1), se_b=se[0] * L * x50 / (L - x50 * dB), shift=x[0], se_shift=se[0],
+                width=x[1], se_width=se[1], skew=x[2], se_skew=se[2], points=len(ns))
 
 def margin_readings(records:list, estimator:str='white_known', schur:float=MARGIN_SCHUR) -> list:
-    "Per L, `margin_fit` over `margin_window` of the grid: b (as n₅₀/n₀ = 1 + b/L), the width and skew, with s.e."
+    "Per L, `margin_fit` over `margin_window` of the grid: b (the fitted curve's n₅₀/n₀ = 1 + b/L), B(n₀), width, skew."
     out = []
     for L, g in sorted(by_length(records).items()):
         c = next(r['config'] for r in records if r['config']['L'] == L)
         hit = g.ranks[estimator] == g.r_star
         w = margin_window(g.ns, g.n0, c['spectrum'], schur)
-        out.append(margin_fit(np.array(g.ns)[w], hit.sum(1)[w], hit.shape[1], g.n0, L, c['spectrum'], c['sigma']))
+        out.append(margin_fit(np.array(g.ns)[w], hit.sum(1)[w], hit.shape[1], g.n0, L, c['spectrum'], c['sigma'], schur))
     return out
 
 def _count_stats(records:list) -> dict:
