@@ -14,7 +14,7 @@ from .train import fit, evaluate
 from .experiment import ResultsCache, scaled, get_scale, config_key
 from .claims import claim, slug
 from .theorem import Theorem
-from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper, binomial_tail, sign_test
+from .stats import ratio_of_means, agreeing, restarts_needed, binomial_upper, binomial_tail, sign_test, bisection
 THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 
 # %% auto #0
@@ -551,11 +551,7 @@ def value_time(lr:float, L:int, d_v:int) -> float:
 
 def _clock_inverse(tau:float, tau_V:float) -> float:
     "The step t at which the kernel's clock t − τ_V(1 − exp(−t/τ_V)) reaches tau (bisection)."
-    lo, hi = 0., tau + 20 * tau_V
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if mid - tau_V * (1 - math.exp(-mid / tau_V)) < tau else (lo, mid)
-    return hi
+    return bisection(lambda t: t - tau_V * (1 - math.exp(-t / tau_V)) < tau, 0., tau + 20 * tau_V, 200)[1]
 
 def softmax_law(b:float, # initial mode size b_i
                 s:float, # the direction's teacher singular value
@@ -735,11 +731,7 @@ def balance_scale(W_star, # teacher kernel (d, d)
     W_V_star = torch.as_tensor(W_V_star, dtype=torch.float64)
     nuc, fro = singular_values(W_star).sum().item(), (W_V_star ** 2).sum().item()
     c0 = (fro / nuc) ** (1 / 3)                                               # D = 0: balanced norms
-    lo, hi = 1e-3 * c0, 1e3 * c0                                              # c nuc − fro/c² is increasing in c
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if mid * nuc - fro / mid ** 2 < conserved else (lo, mid)
-    c = (lo + hi) / 2
+    c = sum(bisection(lambda c: c * nuc - fro / c ** 2 < conserved, 1e-3 * c0, 1e3 * c0, 200)) / 2   # rises in c
     return c, (init_sq['Q'] + init_sq['V']) / (c * (nuc + 2 * fro / c ** 3))
 
 def recovery_times(rec:dict) -> 'pd.DataFrame':

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np, pandas as pd, torch
 from .spectra import as_matrix, gd_lambda, numerical_rank
 from .experiment import scaled
-from .stats import fifty_point, binomial_tail, binomial_se, weighted_line, family_z, jointly_within
+from .stats import fifty_point, binomial_tail, binomial_se, weighted_line, family_z, jointly_within, bisection
 from .claims import claim
 from .theorem import Theorem
 
@@ -809,11 +809,7 @@ def flaggable_rate(N:int, alpha:float, level:float) -> float:
     "Smallest over-count rate that the one-sided binomial test at `level` (N draws, null rate α) flags with chance ½."
     x = next((x for x in range(1, N + 1) if binomial_tail(x, N, alpha) < level), None)   # the critical count
     if x is None: return float('inf')                                     # N too small: no count is significant
-    lo, hi = alpha, 1.
-    for _ in range(60):                                                   # P(Bin(N, p) ≥ x) increases with p
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if binomial_tail(x, N, mid) < .5 else (lo, mid)
-    return hi
+    return bisection(lambda p: binomial_tail(x, N, p) < .5, alpha, 1., 60)[1]   # P(Bin(N, p) ≥ x) increases with p
 
 def over_counts(D:pd.DataFrame, alpha:float=1e-2, family:float=.05) -> pd.DataFrame:
     "Per regime (kind, d, n, L): every method's over-counts, if significantly above α (Bonferroni); `flags_at`: its power."
