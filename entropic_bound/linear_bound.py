@@ -35,8 +35,8 @@ __all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_O
            'raw_median_margin', 'raw_median_regime', 'estimator_regime', 'regime_edges', 'data_only_factors',
            'data_only_configs', 'data_only_experiment', 'LengthRecords', 'by_length', 'data_only_table',
            'data_only_figure', 'n50_line', 'n50_slope', 'n50_bracket', 'n50_claims', 'n50_repulsion',
-           'n50_single_spike', 'n50_interaction', 'n50_coefficient', 'margin_shift', 'n0_margin', 'p_at_n0',
-           'b_from_p_at_n0', 'margin_window', 'margin_fit', 'margin_readings', 'data_only_claims',
+           'n50_single_spike', 'n50_interaction', 'n50_coefficient', 'margin_pole', 'margin_shift', 'n0_margin',
+           'p_at_n0', 'b_from_p_at_n0', 'margin_window', 'margin_fit', 'margin_readings', 'data_only_claims',
            'teacher_invariance_claims']
 
 # %% ../nbs/10_linear_bound.ipynb #76dc3062
@@ -927,7 +927,7 @@ def n50_claims(records:list) -> list:
         claim('correction_form', 'the finite-L correction is b/L: with a = 0 asserted, n₅₀/n₀ − 1 = b/L is consistent '
               'with the measured 50% points (χ² ≤ dof + 3√(2 dof))', b0.chi2 <= b0.dof + 3 * math.sqrt(2 * b0.dof),
               f'{fit0}; free fit {fit_}'),
-        claim('margin_width', "the derived margin's s.d. √((1 + 1/ρ)/(2L)) is its L → ∞ s.d. (§4): the width read at "
+        claim('margin_width', "Gavish–Donoho, whitened operator, known σ (the estimator §4 derives): the derived margin's s.d. √((1 + 1/ρ)/(2L)) is its L → ∞ s.d. (§4): the width read at "
               "each L with b and the skew (`margin_fit`, in units of the derived s.d.), fitted as w_L = w∞ + c/L, has "
               "w∞ = 1 within 3 s.e. (two-sided); the curve carries the derived variation of the shift, s.d. and skew with n "
               "(`margin_shift`), and the 1/L term c that remains is measured, not derived",
@@ -935,13 +935,13 @@ def n50_claims(records:list) -> list:
               f'w∞ = {fw.a:.4f} ± {fw.se_a:.4f} ((w∞ − 1)/s.e. = {(fw.a - 1) / fw.se_a:+.1f}), c = {fw.b:.2f} ± '
               f'{fw.se_b:.2f}, χ² = {fw.chi2:.2f} on {fw.dof} dof; per L: ' + ', '.join(
                   f"{r['L']}: {r['width']:.3f} ± {r['se_width']:.3f}" for r in mr)),
-        claim('margin_skew', "the derived margin's skew (κ₃ = (1 − 1/(2ρ²))/L² over Var^{3/2}) is its L → ∞ skew (§4): the "
+        claim('margin_skew', "Gavish–Donoho, whitened operator, known σ: the derived margin's skew (κ₃ = (1 − 1/(2ρ²))/L² over Var^{3/2}) is its L → ∞ skew (§4): the "
               "skew read at each L with b and the width (`margin_fit`, in units of the derived skew), fitted as "
               "skew_L = skew∞ + c'/L, has skew∞ = 1 within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fs.a - 1) <= 3 * fs.se_a,
               f"skew∞ = {fs.a:.2f} ± {fs.se_a:.2f} ((skew∞ − 1)/s.e. = {(fs.a - 1) / fs.se_a:+.1f}; resolves |skew∞ − 1| ≥ "
               f"{3 * fs.se_a:.2f}), c' = {fs.b:.1f} ± {fs.se_b:.1f}, χ² = {fs.chi2:.2f} on {fs.dof} dof; per L: " + ', '.join(
                   f"{r['L']}: {r['skew']:.2f} ± {r['se_skew']:.2f}" for r in mr)),
-        claim('correction_size', f"b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
+        claim('correction_size', f"Gavish–Donoho, whitened operator, known σ: b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
               "real-Wishart 1/L, the detection margin's second-order mean and its skew) plus the r* − 1 = "
               f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − s_{{r*}}²) "
               f"and signal repulsion), b = {bd:.3f}; read at each L from the derived detection curve fitted by maximum "
@@ -970,7 +970,8 @@ WHY_LOGISTIC = ("§4: the logistic in log n fitted over 0.4–2 n₀ is a model 
                 "margin is skewed (its κ₃ > 0, derived), so the fit reads the 50% point below the median at O(1/L). "
                 "That bias is measured, not derived: the reduced model of the whitened operator read by the same fit "
                 "on the same grid gives b = 3.87, 3.82, 3.66, 3.71 at L = 16, 32, 64, 128 (`bench/n50_terms.txt`, the "
-                "output of `python bench/n50_terms.py` as run there), where the records give 3.97, 3.94, 3.52, 3.20, and its exact median gives 4.31, 4.49, "
+                "output of `python bench/n50_terms.py` as run there), where the records give 3.97, 3.94, 3.52, 3.20, "
+                "and its exact median gives 4.31, 4.49, "
                 "4.68 at L = 16, 32, 64, near the derived b at L = 64 but with its O(1/L²) term not resolved")
 
 def n50_repulsion(spectrum:list, sigma:float) -> float:
@@ -999,6 +1000,11 @@ def n50_coefficient(spectrum:list, sigma:float) -> float:
     "The derived b of the 50% point n₅₀/n₀ = 1 + b/L + O(L⁻²) (whitened operator, known σ): single spike + interaction."
     return n50_single_spike(3 * sigma ** 2 / min(spectrum) ** 2) + n50_interaction(spectrum, sigma)
 
+def margin_pole(spectrum:list) -> float:
+    "max_j s_{r*}²/s_j² over the stronger directions: n/n₀ where a Schur factor 1/(1 − s_{r*}²n₀/(s_j²n)) diverges (0: rank 1)."
+    s2 = sorted(v ** 2 for v in spectrum)
+    return s2[0] / s2[1] if len(s2) > 1 else 0.
+
 def margin_shift(spectrum:list, sigma:float,
                  x:float=1., # n/n₀
                 ) -> float:
@@ -1006,9 +1012,9 @@ def margin_shift(spectrum:list, sigma:float,
     # the same three parts as n50_coefficient, at n: the single spike's at ρ = nd/L, each stronger block's Schur factor
     # 1/(1 − s_{r*}²n₀/(s_j²n)), and the signal repulsion, ∝ 1/(nd)
     s2 = sorted(v ** 2 for v in spectrum)
-    if any(v * x <= s2[0] for v in s2[1:]):
+    if x <= margin_pole(spectrum):
         raise ValueError(f"margin_shift at n = {x:g}·n₀: outside the expansion's regime, which needs n > n₀ s_r*²/s_j² "
-                         f"for every stronger direction (here n > {max(s2[0] / v for v in s2[1:]):g}·n₀)")
+                         f"for every stronger direction (here n > {margin_pole(spectrum):g}·n₀)")
     return n50_single_spike(3 * sigma ** 2 / s2[0] * x) + sum(1 / (1 - s2[0] / (v * x)) for v in s2[1:]) \
         + n50_repulsion(spectrum, sigma) / x
 
@@ -1056,9 +1062,7 @@ def margin_window(ns:list, n0:float, spectrum:list,
                   schur:float=MARGIN_SCHUR, # the largest Schur factor s_{r*}²n₀/(s_j²n) admitted
                  ) -> np.ndarray:
     "The grid points where the expansion is read: n ≥ n₀ s_{r*}²/(schur s_{r*−1}²) (every n for a rank-1 teacher)."
-    s2 = sorted(x ** 2 for x in spectrum)
-    lo = n0 * s2[0] / (schur * s2[1]) if len(s2) > 1 else 0.
-    return np.array(ns, dtype=float) >= lo
+    return np.array(ns, dtype=float) >= n0 * margin_pole(spectrum) / schur
 
 def _newton_min(f, x:list, h:float=1e-3, steps:int=60) -> tuple:
     "Minimise a smooth f by damped Newton (Levenberg–Marquardt) on central differences: x, the Hessian at x, converged."
@@ -1108,8 +1112,7 @@ def margin_fit(ns:list, # the grid points read (`margin_window`)
     # median does not depend on the width and skew factors); log x − B(x)/L rises in x, so bisection, and b_L = L(x₅₀ − 1)
     # with s.e. by the implicit derivative dx₅₀/dB(n₀) = x/(L − x B'(x))
     shift = lambda t: x[0] + margin_shift(spectrum, sigma, t) - margin_shift(spectrum, sigma)
-    s2 = sorted(v ** 2 for v in spectrum)
-    lo = max(s2[0] / v for v in s2[1:]) * (1 + 1e-6) if len(s2) > 1 else 1e-3          # margin_shift's pole
+    lo = margin_pole(spectrum) * (1 + 1e-6) or 1e-3                                      # margin_shift's pole
     x50 = sum(bisection(lambda t: math.log(t) < shift(t) / L, lo, 64., 80)) / 2
     dB = (shift(x50 * (1 + 1e-6)) - shift(x50 * (1 - 1e-6))) / (2e-6 * x50)
     return dict(L=L, b=L * (x50 - 1), se_b=se[0] * L * x50 / (L - x50 * dB), shift=x[0], se_shift=se[0],
