@@ -14,13 +14,20 @@ import json, os, re, shutil, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ['index'] + sorted(p.stem for p in (ROOT / 'nbs').glob('[0-9]*.ipynb'))   # every notebook, in order
-THEOREM_PAGES = ['10_linear_bound', '20_ladder', '30_attention_rank', '40_frontier']
-API = {'00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], '01_tasks': ['attentiontask'],
-       '02_models': ['attentionhead'], '03_train': ['fit'], '40_frontier': ['frontier_claims'], '41_kernel_rank': ['recover_kernel_rank'],
-       '51_heads': ['measure_model', 'reproduction_error', 'visible_field'], '90_cli': ['reproduce'],
-       '06_claims': ['claim', 'check_claims'], '07_theorem': ['theorem'], '08_stats': ['fifty_point'],
-       '91_report': ['paper_results']}
+NBS = ROOT / 'nbs'
+
+def notebooks(root:Path=NBS) -> list:
+    "Every notebook below `root` that nbdev reads (folders and files starting with '_' or '.' skipped), in path order."
+    return sorted(p for p in root.rglob('*.ipynb') if not any(s.startswith(('_', '.')) for s in p.relative_to(root).parts))
+
+PAGES = ['index'] + [p.relative_to(NBS).with_suffix('').as_posix() for p in notebooks() if p.stem != 'index']
+THEOREM_PAGES = [p for p in PAGES if p.startswith('theorems/') and p.split('/')[1][:2] in ('10', '20', '30', '40')]
+API = {'core/00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], 'core/01_tasks': ['attentiontask'],
+       'core/02_models': ['attentionhead'], 'core/03_train': ['fit'], 'theorems/40_frontier': ['frontier_claims'],
+       'theorems/41_kernel_rank': ['recover_kernel_rank'], 'real/51_heads': ['measure_model', 'reproduction_error', 'visible_field'],
+       'harness/90_cli': ['reproduce'], 'harness/06_claims': ['claim', 'check_claims'], 'harness/07_theorem': ['theorem'],
+       'core/08_stats': ['fifty_point'], 'harness/91_report': ['paper_results']}
+assert not (unknown := set(API) - set(PAGES)), f"API names pages that do not exist: {unknown}"
 
 def readme_text() -> str:
     "README.md from nbs/index.ipynb: markdown as is (image paths under nbs/), code fenced, stored outputs below it."
@@ -66,16 +73,16 @@ def build():
     work = ROOT / '_nbs_exec'
     shutil.copytree(ROOT / 'nbs', work)
     env = {**os.environ, 'EB_RESULTS': str(work / '.results')}
-    for nb in sorted(work.glob('*.ipynb')):
+    for nb in notebooks(work):
         cells = json.loads(nb.read_text())['cells']
         if not any(c.get('outputs') for c in cells if c['cell_type'] == 'code'):
             subprocess.run([sys.executable, '-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--inplace',
                             '--ExecutePreprocessor.timeout=900', str(nb)], check=True, env=env, capture_output=True)
-            print(f"executed {nb.name}")
+            print(f"executed {nb.relative_to(work)}")
     from nbdev.quarto import proc_nbs
     proc_nbs(str(work), n_workers=0)                              # show_doc cells rendered, hidden cells dropped
     proc = ROOT / '_proc'
-    for nb in proc.glob('*.ipynb'): sphinxify(nb)
+    for nb in proc.rglob('*.ipynb'): sphinxify(nb)
     shutil.copytree(ROOT / 'nbs' / 'images', proc / 'images', dirs_exist_ok=True)
     idx = json.loads((proc / 'index.ipynb').read_text())          # the sidebar: a hidden toctree on the landing page
     idx['cells'].append({'cell_type': 'markdown', 'metadata': {}, 'source': ['```{toctree}\n:hidden:\n:maxdepth: 1\n\n' + '\n'.join(PAGES[1:]) + '\n```']})
@@ -113,7 +120,7 @@ def test():
             ids = drv.execute_script("return Array.from(document.querySelectorAll('[id]')).map(e => e.id)")
             drv.save_screenshot(str(shots / f'{page}.png'))
             checks = [(f'{page}: page has a title', bool(drv.title))]
-            if page in THEOREM_PAGES or page in ('index', '00_spectra'):
+            if page in THEOREM_PAGES or page in ('index', 'core/00_spectra'):
                 checks.append((f'{page}: math is typeset ({math} MathJax elements for {raw} math nodes)', math > 0 and math >= raw))
             if page in THEOREM_PAGES:
                 checks.append((f'{page}: figures load ({len(imgs)} images)', len(imgs) >= 1 and all(ok for _, ok in imgs)))
@@ -158,14 +165,15 @@ def nbdev_docs_check():
     check(f"the stand-in quarto was asked to render the site ({len(calls)} calls: "
           f"{'; '.join(c.split(' :: ')[1] for c in calls)})", any(c.endswith(':: render --no-cache') for c in calls))
     proc = work / '_proc'
-    for nb in sorted((ROOT / 'nbs').glob('*.ipynb')):
-        p = proc / nb.name
-        check(f"_proc holds {nb.name}", p.exists())
+    for nb in notebooks():
+        rel = nb.relative_to(NBS).as_posix()
+        p = proc / rel
+        check(f"_proc holds {rel}", p.exists())
         if not p.exists(): continue
         text = ' '.join(''.join(o.get('data', {}).get('text/markdown', '')) for c in json.loads(p.read_text())['cells']
                         for o in c.get('outputs', []))
         missing = [f for f in _exported(nb) if not re.search(rf'#+ \*?\*?{re.escape(f)}\b', text)]
-        check(f"{nb.name}: every exported function and class has its show_doc entry"
+        check(f"{rel}: every exported function and class has its show_doc entry"
               + (f" (missing: {missing})" if missing else ''), not missing)
     same = (work / 'nbs' / 'sidebar.yml').read_text() == (ROOT / 'nbs' / 'sidebar.yml').read_text()
     check("nbdev_docs regenerates nbs/sidebar.yml as committed", same)

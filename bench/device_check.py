@@ -2,7 +2,7 @@
 """The checks that need a GPU, in one short script (issue 10): the training path and the spectra on the device against
 the CPU, and the trainer's speed there. Runs on any device (`--device cpu` checks the script itself); needs torch only.
 
-    python bench/device_check.py --device cuda          # then: python -m entropic_bound.cli --scale paper --device cuda
+    python bench/device_check.py --device cuda          # then: python -m entropic_bound.harness.cli --scale paper --device cuda
 """
 import argparse, math, statistics, sys, time
 from pathlib import Path

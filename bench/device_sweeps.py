@@ -27,7 +27,7 @@ def cpu_records(sweep:str, root:Path=ROOT / 'results' / 'paper') -> dict:
 
 def run(device:str, out:str, budget:float):
     import torch
-    from entropic_bound.experiment import ResultsCache
+    from entropic_bound.harness.experiment import ResultsCache
     from entropic_bound import ladder, attention_rank
     t_start = time.time()
     fns = {'ladder/capacity': (ladder.capacity_configs, ladder.capacity_experiment),

@@ -9,7 +9,7 @@ TOL. About 3 minutes (7 s, 43 s and 122 s).
     python bench/ladder_b16_budget.py
 """
 import time, numpy as np, torch
-from entropic_bound.ladder import capacity_configs, capacity_experiment, normalised_excess
+from entropic_bound.theorems.ladder import capacity_configs, capacity_experiment, normalised_excess
 
 if __name__ == '__main__':
     torch.set_num_threads(1)

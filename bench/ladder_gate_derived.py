@@ -12,7 +12,7 @@ first). Seconds.
     python bench/ladder_gate_derived.py [QUICK_RESULTS_ROOT]
 """
 import math, sys
-from entropic_bound.experiment import ResultsCache
+from entropic_bound.harness.experiment import ResultsCache
 from entropic_bound import ladder as lz
 from pathlib import Path
 

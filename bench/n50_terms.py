@@ -17,7 +17,7 @@ One thread; about 8 minutes (`--draws 40000 --Ls 64 --ranks 4`: 5 minutes; `--lo
 """
 import argparse, math, time
 import numpy as np, torch
-from entropic_bound.linear_bound import data_only_configs, recovery_sample_size, n50_coefficient
+from entropic_bound.theorems.linear_bound import data_only_configs, recovery_sample_size, n50_coefficient
 from entropic_bound.stats import fifty_point
 
 def whitened_signal(s, N, m, g):

@@ -16,7 +16,7 @@ One thread; about 1 minute at the quick scale and 14 minutes at the paper scale.
     python bench/recovery_law_terms.py quick
 """
 import math, sys, time, torch
-import entropic_bound.attention_rank as ar
+import entropic_bound.theorems.attention_rank as ar
 from entropic_bound.tasks import AttentionTask, Teachers
 from entropic_bound.models import AttentionHead
 from entropic_bound.train import fit

@@ -10,7 +10,7 @@ largest at any slot (the 1e-14 floor is float32 round-off), and the wall time.
     python bench/rekey_check.py 44fd63c7e027f477 42c824d31f26e36f     # linear d=16 k=3; softmax β=4 d=16 k=3: ≈ 8 min
 """
 import json, sys, time, torch
-from entropic_bound.attention_rank import capacity_configs, capacity_experiment
+from entropic_bound.theorems.attention_rank import capacity_configs, capacity_experiment
 
 if __name__ == '__main__':
     torch.set_num_threads(1)

@@ -88,14 +88,14 @@ def spectra_bench(n=2000, m=64, reps=7):
 def reproduce_times(threads=(1, 2), reps=2):
     "Seconds of `eb-reproduce --only X --threads t` (quick scale, fresh results folder), interleaved over thread settings."
     import tempfile
-    from entropic_bound.cli import THEOREMS
+    from entropic_bound.harness.cli import THEOREMS
     ts = {(x, t): [] for x in THEOREMS for t in threads}
     for _ in range(reps):
         for x in THEOREMS:
             for t in threads:
                 with tempfile.TemporaryDirectory() as d:
                     t0 = time.perf_counter()
-                    subprocess.run([sys.executable, '-m', 'entropic_bound.cli', '--only', x, '--threads', str(t), '--out', d],
+                    subprocess.run([sys.executable, '-m', 'entropic_bound.harness.cli', '--only', x, '--threads', str(t), '--out', d],
                                    cwd=ROOT, capture_output=True, check=True)
                     ts[x, t].append(time.perf_counter() - t0)
     return {k: statistics.median(v) for k, v in ts.items()}
@@ -119,7 +119,7 @@ def dense_design(X, Y, W_V):
 
 def kernel_one(d:int, how:str, n:int=64, L:int=128) -> dict:
     "One run in this (fresh) process: seconds and peak resident memory of one known-W_V reading at width d."
-    from entropic_bound.frontier import recover_kernel_rank
+    from entropic_bound.theorems.frontier import recover_kernel_rank
     torch.set_num_threads(1)
     T = AttentionTask(L=L, d=d, spectrum=[1.5, 1., .5], kind='linear', sigma=.01, seed=0)
     X, Y = T.sample(n, seed=1, dtype=torch.float64)

@@ -22,8 +22,8 @@ def main(argv=None):
     a.add_argument('--workers', type=int, default=2)
     a.add_argument('--records', default=str(ROOT / 'results' / 'paper'))
     a = a.parse_args(argv)
-    from entropic_bound.cli import EXPERIMENTS, theorem
-    from entropic_bound.experiment import config_key
+    from entropic_bound.harness.cli import EXPERIMENTS, theorem
+    from entropic_bound.harness.experiment import config_key
     root, sweeps, missing = Path(a.records), [], 0
     for name in EXPERIMENTS:
         T = theorem(name)

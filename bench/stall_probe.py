@@ -8,7 +8,7 @@ contrast. One thread; about 6 minutes on the 2-core CI machine. Prints one line 
     python bench/stall_probe.py
 """
 import math, time, torch
-from entropic_bound.attention_rank import capacity_configs, capacity_restarts_configs, stall_probe, AGREE_Z
+from entropic_bound.theorems.attention_rank import capacity_configs, capacity_restarts_configs, stall_probe, AGREE_Z
 
 torch.set_num_threads(1)
 c1 = next(c for c in capacity_configs('paper') if c['kind'] == 'softmax' and c['beta'] == 4. and c['d'] == 8

@@ -20,7 +20,7 @@ from entropic_bound import ladder as la, attention_rank as ar
 from entropic_bound.models import AttentionHead
 from entropic_bound.tasks import AttentionTask, Teachers
 from entropic_bound.train import fit, evaluate
-from entropic_bound.experiment import minimal_capacity
+from entropic_bound.harness.experiment import minimal_capacity
 
 def ladder_problem(opts:dict, nt:int) -> dict:
     "Ladder capacity config (paper) for the first nt teachers: members (teacher, size, seed), groups (teacher, size)."
