@@ -12,8 +12,9 @@ from ..tasks import resolve_device
 from .executors import SerialExecutor, ExperimentError
 
 # %% auto #0
-__all__ = ['SCALES', 'get_scale', 'scaled', 'default_device', 'set_seed', 'jsonable', 'config_key', 'results_root',
-           'MissingRecords', 'provenance', 'ResultsCache', 'minimal_capacity', 'set_style', 'save_figure', 'show']
+__all__ = ['SCALES', 'get_scale', 'scaled', 'default_device', 'set_seed', 'jsonable', 'config_key', 'published_root',
+           'test_store', 'scratch_root', 'results_root', 'log_record', 'MissingRecords', 'provenance', 'ResultsCache',
+           'minimal_capacity', 'set_style', 'save_figure', 'show']
 
 # %% ../../nbs/harness/04_experiment.ipynb #feb3b6a6
 SCALES = ('quick', 'paper')
@@ -58,17 +59,35 @@ def config_key(experiment:str, config:dict) -> str:
     s = json.dumps({'experiment': experiment, 'config': jsonable(config)}, sort_keys=True)
     return hashlib.sha256(s.encode()).hexdigest()[:16]
 
-_test_root = None
+def published_root() -> Path:
+    "The folder of published results: `results/` of the checkout this package runs from."
+    return Path(globals().get('__file__', 'x')).resolve().parents[2] / 'results'   # a notebook runs in nbs/harness/
+
+def test_store() -> Path|None:
+    "Under tests ($IN_TEST): the records they read, $EB_RESULTS else the checkout's `results/`; None outside tests."
+    if not os.environ.get('IN_TEST'): return None
+    return Path(os.environ['EB_RESULTS']) if os.environ.get('EB_RESULTS') else published_root()
+
+_scratch = None
+
+def scratch_root() -> Path:
+    "A temporary folder of this process, for what tests compute or draw beside the stored records."
+    global _scratch
+    if _scratch is None: _scratch = Path(tempfile.mkdtemp(prefix='eb-scratch-'))
+    return _scratch
 
 def results_root(root=None) -> Path:
-    "Where records live: `root`, else $EB_RESULTS, else a temporary folder under tests, else ~/.cache/entropic-bound."
+    "Where records live: `root`, else the records tests read (`test_store`), else $EB_RESULTS, else ~/.cache."
     if root is not None: return Path(root)
+    if (store := test_store()) is not None: return store
     if os.environ.get('EB_RESULTS'): return Path(os.environ['EB_RESULTS'])
-    if os.environ.get('IN_TEST'):                           # one temporary folder per test process, not one per call
-        global _test_root
-        if _test_root is None: _test_root = Path(tempfile.mkdtemp(prefix='eb-results-'))
-        return _test_root
     return Path.home() / '.cache' / 'entropic-bound'
+
+def log_record(verb:str, # 'computed' or 'read'
+               experiment:str, key:str):
+    "Append `<step> <verb> <experiment> <key>` to $EB_RECORD_LOG if set (step: $EB_STEP, else the process id)."
+    if not (p := os.environ.get('EB_RECORD_LOG')): return
+    with open(p, 'a') as f: f.write(f"{os.environ.get('EB_STEP') or os.getpid()} {verb} {experiment} {key}\n")
 
 def _read_record(p:Path):
     "The record stored at `p`, or None (with a warning naming the file) when it is unreadable."
@@ -83,9 +102,11 @@ def _read_record(p:Path):
 # %% ../../nbs/harness/04_experiment.ipynb #6ebeedfc
 class MissingRecords(LookupError):
     "A read-only cache (`from_records`) lacks records of a sweep: the experiment and how many of its configs."
-    def __init__(self, experiment:str, missing:int, total:int):
-        super().__init__(f"{experiment}: {missing} of {total} records missing (read-only cache: nothing is computed)")
-        self.experiment, self.missing, self.total = experiment, missing, total
+    def __init__(self, experiment:str, missing:int, total:int,
+                 fix:str=None): # the command that computes them, said in the message
+        msg = f"{experiment}: {missing} of {total} records missing (read-only cache: nothing is computed)"
+        super().__init__(msg + (f"; compute them with: {fix}" if fix else ''))
+        self.experiment, self.missing, self.total, self.fix = experiment, missing, total, fix
 
 def provenance() -> dict:
     "Where records are computed: the code's git commit (`+dirty` if the package has edits) and the host; read once."
@@ -117,13 +138,16 @@ class _Jobs:
 
 class ResultsCache:
     "Records of finished experiment runs, one JSON file each, written atomically by this process."
-    def __init__(self, root=None, # folder (see `results_root`)
+    def __init__(self, root=None, # folder (see `results_root`; under tests, none given: the stored records, read-only)
                  scale:str=None, # experiment scale; records go to <root>/<scale>
                  device=None, # where experiments run ('auto', 'cpu', 'cuda')
                  force:bool=False, # recompute (and overwrite) records that exist
                  executor=None, # where configs run: SerialExecutor() (default), ProcessExecutor(n), RayExecutor()
                  readonly:bool=False, # only read records: a sweep with any missing raises `MissingRecords`
                 ):
+        self.store = root is None and test_store() is not None    # tests read the stored records, compute none
+        if self.store and force: raise ValueError("force: under tests a cache opened without a root only reads")
+        readonly = readonly or self.store
         self.scale, self.device, self.force, self.readonly = get_scale(scale), default_device(device), force, readonly
         if force and readonly:
             raise ValueError("force and readonly exclude each other: a read-only cache computes nothing")
@@ -135,6 +159,9 @@ class ResultsCache:
         self.counts = dict(cached=0, computed=0)            # records read from disk / computed, since creation
         self.fresh = set()                                  # keys computed ahead by `compute` (count as computed)
         self.root = results_root(root) / self.scale
+        self.figures = (scratch_root() / self.scale if self.store else self.root) / 'figures'   # tests draw aside
+        self._scratch, self._stored = None, None
+        if readonly: return                                 # a missing folder is missing records, said at `sweep`
         try: self.root.mkdir(parents=True, exist_ok=True)
         except OSError as e: raise ValueError(f"results folder {self.root} cannot be created: {e}") from None
         if not os.access(self.root, os.W_OK): raise ValueError(f"results folder {self.root} is not writable")
@@ -150,7 +177,7 @@ class ResultsCache:
                    metrics=jsonable(metrics), scale=self.scale, device=str(self.device), torch=torch.__version__,
                    wall_s=round(wall, 4), finished=time.strftime('%Y-%m-%dT%H:%M:%S'), **provenance())
         p = self.path(experiment, config)
-        p.parent.mkdir(parents=True, exist_ok=True)
+        p.parent.mkdir(parents=True, exist_ok=True); log_record('computed', experiment, rec['key'])
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix='.tmp-', suffix='.json')
         try:
             with os.fdopen(fd, 'w') as f: json.dump(rec, f, indent=1)
@@ -166,18 +193,20 @@ class ResultsCache:
               local:bool=False, # compute in this process whatever the executor (`fn` holds a loaded model, say)
              ) -> list:
         "Records of `fn` over `configs`, each stored as soon as it finishes; finished ones are not recomputed."
+        if self.store and not self.stores(experiment): return self._aside(experiment, configs, fn, force, local)
         configs = [dict(c) for c in configs]
         recs, todo = [None] * len(configs), {}                # todo: key -> indices of the configs that need it
         for i, c in enumerate(configs):
             if (k := config_key(experiment, c)) in self.fresh and (rec := self.get(experiment, c)) is not None:
                 recs[i] = rec; self.counts['computed'] += 1; self.fresh.discard(k)   # computed ahead (`compute`)
             elif not (force or self.force) and (rec := self.get(experiment, c)) is not None:
-                recs[i] = rec; self.counts['cached'] += 1
+                recs[i] = rec; self.counts['cached'] += 1; log_record('read', experiment, rec['key'])
             else: todo.setdefault(config_key(experiment, c), []).append(i)
         if not todo: self._seen(experiment, recs); return recs
         if self.readonly:                                  # what is there still counts in reports: then stop
             self._seen(experiment, [r for r in recs if r is not None])
-            raise MissingRecords(experiment, len(todo), len({config_key(experiment, c) for c in configs}))
+            raise MissingRecords(experiment, len(todo), len({config_key(experiment, c) for c in configs}),
+                                 self._fix(experiment) if self.store else None)
         ex = SerialExecutor() if local else self.executor
         if not ex.accepts(fn):
             warnings.warn(f"{experiment}: {getattr(fn, '__qualname__', fn)} cannot be sent to {ex.name} workers "
@@ -221,6 +250,27 @@ class ResultsCache:
                 rec = self.put(e, c, out[1], out[2]); self.fresh.add(rec['key']); stored += 1
         finally: outcomes.close()
         return stored
+    def stores(self, experiment:str) -> bool:
+        "Whether the records folder holds `experiment` (its folder, or a sweep its claims.json lists)."
+        if self._stored is None:
+            p, names = self.root / 'claims.json', set()
+            try: names = {e for x in json.loads(p.read_text())['records'].values() for e in x}
+            except (OSError, ValueError, KeyError, TypeError, AttributeError): pass
+            self._stored = names | {f"{d.parent.name}/{d.name}" for d in self.root.glob('*/*') if d.is_dir()}
+        return experiment in self._stored
+    def _aside(self, experiment:str, configs:list, fn, force:bool, local:bool) -> list:
+        "Under tests, a sweep the store does not hold (a notebook's own diagnostic): computed in a scratch folder."
+        if self._scratch is None:
+            self._scratch = ResultsCache(scratch_root(), self.scale, self.device, executor=self.executor)
+        n0 = dict(self._scratch.counts)
+        recs = self._scratch.sweep(experiment, configs, fn, force, local)
+        for k in n0: self.counts[k] += self._scratch.counts[k] - n0[k]
+        self._seen(experiment, recs)
+        return recs
+    def _fix(self, experiment:str) -> str:
+        "The command that computes the missing records of `experiment` into this cache's folder."
+        out = 'results' if self.root.parent == published_root() else str(self.root.parent)
+        return f"eb-reproduce --scale {self.scale} --only {experiment.split('/')[0]} --out {out}"
     def _seen(self, experiment:str, recs:list):
         if recs: self.swept.setdefault(experiment, {}).update((r['key'], r) for r in recs)
     def records(self, experiment:str) -> list:
@@ -251,8 +301,9 @@ def set_style():
     sns.set_theme(context='notebook', style='whitegrid', palette='colorblind', font_scale=.9)
 
 def save_figure(fig, name:str, cache:ResultsCache=None):
-    "Write `fig` as PNG and SVG to <results>/<scale>/figures/ and return the PNG path."
-    d = (cache.root if cache is not None else results_root() / get_scale()) / 'figures'
+    "Write `fig` as PNG and SVG to <results>/<scale>/figures/ (under tests, a scratch folder) and return the PNG path."
+    if cache is not None: d = cache.figures
+    else: d = (scratch_root() if test_store() is not None else results_root()) / get_scale() / 'figures'
     d.mkdir(parents=True, exist_ok=True)
     fig.savefig(d / f"{name}.png", dpi=130, bbox_inches='tight'); fig.savefig(d / f"{name}.svg", bbox_inches='tight')
     return d / f"{name}.png"

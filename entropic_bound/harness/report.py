@@ -7,10 +7,11 @@ from __future__ import annotations
 import base64, html, json, os, tempfile
 from pathlib import Path
 from .claims import claims_markdown, claims_html, duplicate_ids
+from .experiment import published_root      # defined beside the records it finds
 
 # %% auto #0
 __all__ = ['sweep_summary', 'claims_json', 'tally', 'headline', 'verdict_blocks', 'report_blocks', 'render_markdown',
-           'render_html', 'write_report', 'published_root', 'PaperResults', 'paper_results']
+           'render_html', 'write_report', 'PaperResults', 'paper_results']
 
 # %% ../../nbs/harness/91_report.ipynb #03a55232
 def sweep_summary(recs:list) -> dict:
@@ -141,10 +142,6 @@ def write_report(data:dict, # claims.json
     return root / 'report.md'
 
 # %% ../../nbs/harness/91_report.ipynb #1b2448de
-def published_root() -> Path:
-    "The folder of published results: `results/` of the checkout this package runs from."
-    return Path(globals().get('__file__', 'x')).resolve().parents[2] / 'results'   # a notebook runs in nbs/harness/
-
 class PaperResults:
     "Published paper-scale claims and figures of one experiment (or, with `name=None`, a summary of all)."
     def __init__(self, name:str=None, # an experiment, or None for the summary
