@@ -84,10 +84,11 @@ def results_root(root=None) -> Path:
     return Path.home() / '.cache' / 'entropic-bound'
 
 def log_record(verb:str, # 'computed' or 'read'
-               experiment:str, key:str):
-    "Append `<step> <verb> <experiment> <key>` to $EB_RECORD_LOG if set (step: $EB_STEP, else the process id)."
+               experiment:str, key:str,
+               root:Path): # the results folder (with its scale)
+    "Append `<step> <verb> <experiment> <key> <root>` to $EB_RECORD_LOG if set (step: $EB_STEP, else the pid)."
     if not (p := os.environ.get('EB_RECORD_LOG')): return
-    with open(p, 'a') as f: f.write(f"{os.environ.get('EB_STEP') or os.getpid()} {verb} {experiment} {key}\n")
+    with open(p, 'a') as f: f.write(f"{os.environ.get('EB_STEP') or os.getpid()} {verb} {experiment} {key} {root}\n")
 
 def _read_record(p:Path):
     "The record stored at `p`, or None (with a warning naming the file) when it is unreadable."
@@ -177,7 +178,7 @@ class ResultsCache:
                    metrics=jsonable(metrics), scale=self.scale, device=str(self.device), torch=torch.__version__,
                    wall_s=round(wall, 4), finished=time.strftime('%Y-%m-%dT%H:%M:%S'), **provenance())
         p = self.path(experiment, config)
-        p.parent.mkdir(parents=True, exist_ok=True); log_record('computed', experiment, rec['key'])
+        p.parent.mkdir(parents=True, exist_ok=True); log_record('computed', experiment, rec['key'], self.root)
         fd, tmp = tempfile.mkstemp(dir=p.parent, prefix='.tmp-', suffix='.json')
         try:
             with os.fdopen(fd, 'w') as f: json.dump(rec, f, indent=1)
@@ -200,7 +201,7 @@ class ResultsCache:
             if (k := config_key(experiment, c)) in self.fresh and (rec := self.get(experiment, c)) is not None:
                 recs[i] = rec; self.counts['computed'] += 1; self.fresh.discard(k)   # computed ahead (`compute`)
             elif not (force or self.force) and (rec := self.get(experiment, c)) is not None:
-                recs[i] = rec; self.counts['cached'] += 1; log_record('read', experiment, rec['key'])
+                recs[i] = rec; self.counts['cached'] += 1; log_record('read', experiment, rec['key'], self.root)
             else: todo.setdefault(config_key(experiment, c), []).append(i)
         if not todo: self._seen(experiment, recs); return recs
         if self.readonly:                                  # what is there still counts in reports: then stop
