@@ -68,17 +68,11 @@ def build():
     sys.path.insert(0, str(ROOT))
     os.chdir(ROOT)
     for d in ('_proc', '_docs', '_nbs_exec'): shutil.rmtree(d, ignore_errors=True)
-    # Notebooks stored without outputs (the library ones) are executed on a copy first, so that every page shows its outputs;
-    # theorem notebooks keep the outputs they were committed with.
+    # Every notebook is rendered as stored, nothing executed: theorem notebooks keep the outputs they were committed
+    # with, library notebooks (stored without outputs) show their code, prose and API entries (show_doc is rendered by
+    # nbdev's processing below, which executes only the import cells).
     work = ROOT / '_nbs_exec'
     shutil.copytree(ROOT / 'nbs', work)
-    env = {**os.environ, 'EB_RESULTS': str(work / '.results')}
-    for nb in notebooks(work):
-        cells = json.loads(nb.read_text())['cells']
-        if not any(c.get('outputs') for c in cells if c['cell_type'] == 'code'):
-            subprocess.run([sys.executable, '-m', 'jupyter', 'nbconvert', '--to', 'notebook', '--execute', '--inplace',
-                            '--ExecutePreprocessor.timeout=900', str(nb)], check=True, env=env, capture_output=True)
-            print(f"executed {nb.relative_to(work)}")
     from nbdev.quarto import proc_nbs
     proc_nbs(str(work), n_workers=0)                              # show_doc cells rendered, hidden cells dropped
     proc = ROOT / '_proc'
