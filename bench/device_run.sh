@@ -9,6 +9,6 @@ OUT=${OUT:-results/device}
 mkdir -p "$OUT" results/paper
 PYTHONUNBUFFERED=1 python3 bench/device_check.py --device cuda 2>&1 | tee "$OUT/device_check.txt"
 start=$(date +%s)
-PYTHONUNBUFFERED=1 python3 -m entropic_bound.cli --scale paper --device cuda --out results/paper 2>&1 | tee "$OUT/paper.log"
+PYTHONUNBUFFERED=1 python3 -m entropic_bound.harness.cli --scale paper --device cuda --out results/paper 2>&1 | tee "$OUT/paper.log"
 echo "paper scale: $(( $(date +%s) - start )) s" | tee -a "$OUT/paper.log"
 tar czf "$OUT/paper.tar.gz" -C results paper

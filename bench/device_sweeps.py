@@ -1,13 +1,13 @@
 #!/usr/bin/env python
-"""Paper-scale trained sweeps on a lent GPU, time-boxed (issue 28): the CUDA path's wall time per config and records
-to compare with the CPU records of the same configs.
+"""The paper scale's sweeps on one GPU, time-boxed and resumable: every sweep of every theorem that a worker can run
+(real_heads and minilm_ranks need model weights a lent device lacks: they stay on the CPU), costliest first by the
+published CPU record's `wall_s`, each record stored under `--out` as soon as it finishes (`ResultsCache`, the same
+records `eb-reproduce` writes), no config started once `--budget` seconds have passed. A second call with the same
+`--out` reads what is there and continues: a run cut short by the device's 10-minute limit loses nothing.
+Needs torch, numpy and pandas (no nbdev).
 
-A lent device session has minutes, not hours: this runs the paper configs of the trained sweeps (ladder/capacity,
-attention_rank/capacity) longest-first by their CPU record's `wall_s`, one at a time, and starts no config once
-`--budget` seconds have passed since the script started. Every finished config is stored at once as a normal record
-(`ResultsCache`, under `--out`), so a run cut short keeps what it finished. Needs torch, numpy and pandas (no nbdev).
-
-    python bench/device_sweeps.py --device cuda --out $OUT/results --budget 300
+    python bench/device_sweeps.py --device cuda --out $OUT/results --budget 540       # on the lent GPU, again to resume
+    python bench/device_sweeps.py --device cpu --scale quick --only frontier --limit 4 --out /tmp/d   # a CPU subset
     python bench/device_sweeps.py --compare results/device/results       # here: CUDA records against the CPU ones
 """
 import argparse, json, math, sys, time
@@ -15,7 +15,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-SWEEPS = ('ladder/capacity', 'attention_rank/capacity')
+SWEEPS = ('ladder/capacity', 'attention_rank/capacity')            # compared by `compare`
+NEEDS_WEIGHTS = ('real_heads', 'minilm_ranks')
 
 def _plain(c:dict) -> str:
     "A config without its device: the CPU record and the CUDA record of one config compare equal."
@@ -25,40 +26,41 @@ def cpu_records(sweep:str, root:Path=ROOT / 'results' / 'paper') -> dict:
     "{config without device: record} of the published CPU records of a sweep."
     return {_plain(r['config']): r for p in sorted((root / sweep).glob('*.json')) for r in [json.loads(p.read_text())]}
 
-def run(device:str, out:str, budget:float):
+def jobs(cache, only=None, cheapest:bool=False, limit:int=None) -> list:
+    "(experiment, config, fn, cost) of every sweep a worker can run, costliest first (or cheapest, for a CPU subset)."
+    from entropic_bound.harness import cli
+    names = [n for n in (only or cli.EXPERIMENTS) if n not in NEEDS_WEIGHTS]
+    q = sorted(cli.queue(cache, names), key=lambda j: j[3] if cheapest else -j[3])    # stable: ties keep sweep order
+    return q[:limit] if limit else q
+
+def run(device:str, out:str, budget:float, scale:str='paper', only=None, cheapest:bool=False, limit:int=None):
     import torch
     from entropic_bound.harness.experiment import ResultsCache
-    from entropic_bound import ladder, attention_rank
     t_start = time.time()
-    fns = {'ladder/capacity': (ladder.capacity_configs, ladder.capacity_experiment),
-           'attention_rank/capacity': (attention_rank.capacity_configs, attention_rank.capacity_experiment)}
-    todo = []
-    for sweep, (configs, fn) in fns.items():
-        cpu = cpu_records(sweep)
-        for c in configs('paper', device=device):
-            r = cpu.get(_plain(c))
-            todo.append((r['wall_s'] if r else math.inf, sweep, c, fn))
-    todo.sort(key=lambda x: -x[0])                                  # longest first (by the CPU record)
-    cache = ResultsCache(out, scale='paper', device=device)
+    cache = ResultsCache(out, scale=scale, device=device)
+    todo = jobs(cache, only, cheapest, limit)
+    have = sum(cache.get(e, c) is not None for e, c, _, _ in todo)
     log = Path(out) / 'device_sweeps.jsonl'
-    print(f"torch {torch.__version__}, {torch.cuda.get_device_name() if device == 'cuda' else device}; "
-          f"{len(todo)} configs, budget {budget:.0f} s", flush=True)
-    for cpu_s, sweep, c, fn in todo:
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name() if device == 'cuda' else device}; {scale} scale, "
+          f"{len(todo)} configs ({have} stored before: read, not run), budget {budget:.0f} s", flush=True)
+    done = 0
+    for e, c, fn, cpu_s in todo:
+        if cache.get(e, c) is not None: continue                      # stored by an earlier call: resumed past it
         if time.time() - t_start > budget: break
         t0 = time.time()
-        rec = cache.run(sweep, c, fn)
+        rec = cache.run(e, c, fn)
         if device == 'cuda': torch.cuda.synchronize()
-        row = dict(sweep=sweep, key=rec['key'], wall_s=round(time.time() - t0, 2), cpu_wall_s=cpu_s,
-                   config={k: c[k] for k in ('kind', 'beta', 'gamma', 'd', 'sizes', 'ranks', 'first_seed', 'seeds')
-                           if k in c})
-        print(json.dumps(row), flush=True)
+        row = dict(sweep=e, key=rec['key'], wall_s=round(time.time() - t0, 2), cpu_wall_s=cpu_s)
+        print(json.dumps(row), flush=True); done += 1
         with open(log, 'a') as f: f.write(json.dumps(row) + '\n')
-    print(f"done: {time.time() - t_start:.0f} s", flush=True)
+    left = sum(cache.get(e, c) is None for e, c, _, _ in todo)
+    print(f"done: {done} computed in {time.time() - t_start:.0f} s; {left} of {len(todo)} left"
+          f"{' (run the same command again to continue)' if left else ''}", flush=True)
+    return left
 
 def compare(folder:str):
     "Per CUDA record: its wall time against the CPU record's, and the largest difference of their verdict inputs."
     import numpy as np
-    from entropic_bound import ladder
     for sweep in SWEEPS:
         cpu, n = cpu_records(sweep), 0
         for p in sorted((Path(folder) / 'paper' / sweep).glob('*.json')):
@@ -85,7 +87,11 @@ if __name__ == '__main__':
     ap.add_argument('--device', default='cuda')
     ap.add_argument('--out', default=str(ROOT / 'results' / 'device' / 'results'))
     ap.add_argument('--budget', type=float, default=300., help='start no config after this many seconds')
+    ap.add_argument('--scale', default='paper', choices=('quick', 'paper'))
+    ap.add_argument('--only', default=None, help='comma-separated theorems (default: all but ' + ', '.join(NEEDS_WEIGHTS) + ')')
+    ap.add_argument('--limit', type=int, default=None, help='the first N configs only (a subset, to test the script)')
+    ap.add_argument('--cheapest', action='store_true', help='cheapest first (a CPU subset), not costliest')
     ap.add_argument('--compare', default=None, metavar='FOLDER', help='compare the CUDA records under FOLDER')
     a = ap.parse_args()
     if a.compare: compare(a.compare)
-    else: run(a.device, a.out, a.budget)
+    else: sys.exit(1 if run(a.device, a.out, a.budget, a.scale, a.only and a.only.split(','), a.cheapest, a.limit) else 0)
