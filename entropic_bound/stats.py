@@ -4,15 +4,16 @@
 
 # %% ../nbs/core/08_stats.ipynb #7a2ecdbe
 from __future__ import annotations
-import math
+import functools, math
 from statistics import NormalDist
 from typing import NamedTuple
-import numpy as np
+import numpy as np, torch
 
 # %% auto #0
 __all__ = ['fifty_point', 'share_crossing', 'Line', 'weighted_line', 'Slope', 'weighted_slope', 'binomial_se', 'family_z',
            'Joint', 'pooled_z', 'jointly_within', 'binomial_tail', 'SignTest', 'sign_test', 'ratio_of_means',
-           'agreeing', 'bisection', 'binomial_upper', 'restarts_needed', 'crossing_pvalues']
+           'agreeing', 'bisection', 'binomial_upper', 'restarts_needed', 'crossing_pvalues', 'chi2_quantile',
+           't_quantile']
 
 # %% ../nbs/core/08_stats.ipynb #0690b1fc
 def fifty_point(ns, # sample sizes (K,)
@@ -259,3 +260,22 @@ def crossing_pvalues(s, # grid of the parameter (K,), the detection chance risin
     lo, hi = ([binomial_tail(int(a), int(n), .5) for a, n in zip(x, N)] for x in (k, N - k))   # P(≥ x), P(≤ x)
     return [min(1., 2 * min(a, b)) if math.isclose(v, s_pred, rel_tol=1e-12) else a if v < s_pred else b
             for v, a, b in zip(s, lo, hi)]
+
+# %% ../nbs/core/08_stats.ipynb #1726dbd9
+def chi2_quantile(m:int, # degrees of freedom
+                  p:float, # lower-tail probability
+                 ) -> float:
+    "The p-quantile of χ²_m: bisection on P(χ²_m ≤ q) = P(m/2, q/2), the regularised lower incomplete gamma."
+    a = torch.tensor(m / 2, dtype=torch.float64)
+    below = lambda q: torch.special.gammainc(a, torch.tensor(q / 2, dtype=torch.float64)).item() < p
+    return sum(bisection(below, 0., m + 40. * math.sqrt(m) + 40., 100)) / 2
+
+@functools.lru_cache(maxsize=None)
+def t_quantile(m:int, # degrees of freedom
+               a:float, # two-sided tail probability
+              ) -> float:
+    "t with P(|T_m| > t) = a, Student's t: P(|T| > t) = E erfc(t√(V/m)/√2), V ~ χ²_m by quadrature; bisection on t."
+    x = torch.linspace(1e-9, m + 60 * math.sqrt(m) + 100, 400001, dtype=torch.float64)           # V's grid
+    w = torch.exp((m / 2 - 1) * torch.log(x) - x / 2 - math.lgamma(m / 2) - m / 2 * math.log(2)) * (x[1] - x[0])
+    tail = lambda t: (torch.special.erfc(t * (x / m).sqrt() / math.sqrt(2)) * w).sum().item()
+    return sum(bisection(lambda t: tail(t) > a, 0., 1e3, 80)) / 2

@@ -7,30 +7,13 @@ from __future__ import annotations
 import math
 import torch
 from .spectra import as_matrix, singular_values
+from .validators import check_int, check_float
 
 # %% auto #0
-__all__ = ['check_int', 'check_float', 'resolve_device', 'orthonormal', 'check_spectrum', 'planted', 'Task', 'StaticMixingTask',
-           'attention_mixing', 'AttentionTask', 'Teachers']
+__all__ = ['resolve_device', 'orthonormal', 'check_spectrum', 'planted', 'Task', 'StaticMixingTask', 'attention_mixing',
+           'AttentionTask', 'Teachers']
 
 # %% ../nbs/core/01_tasks.ipynb #15a07bd3
-def check_int(x, name:str, lo:int=None, hi:int=None) -> int:
-    "`x` as an int in [`lo`, `hi`], or a ValueError naming `name`."
-    if isinstance(x, bool) or not isinstance(x, int) and not (hasattr(x, '__index__') and not isinstance(x, float)):
-        raise ValueError(f"{name} must be an integer, got {x!r}")
-    x = int(x)
-    if (lo is not None and x < lo) or (hi is not None and x > hi):
-        lo_, hi_ = '-inf' if lo is None else lo, 'inf' if hi is None else hi
-        raise ValueError(f"{name} must be an integer in [{lo_}, {hi_}], got {x}")
-    return x
-
-def check_float(x, name:str, lo:float=None, hi:float=None, lo_open=False) -> float:
-    "`x` as a finite float in the range, or a ValueError naming `name`."
-    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
-        raise ValueError(f"{name} must be a finite number, got {x!r}")
-    if (lo is not None and (x < lo or (lo_open and x == lo))) or (hi is not None and x > hi):
-        raise ValueError(f"{name} must be in {'(' if lo_open else '['}{lo}, {hi}], got {x}")
-    return float(x)
-
 def resolve_device(device='cpu') -> torch.device:
     "A torch device from a string or device; 'auto' is CUDA when present. Unknown or absent devices are errors."
     if device is None or device == 'auto': return torch.device('cuda' if torch.cuda.is_available() else 'cpu')

@@ -25,10 +25,11 @@ __all__ = ['THEOREM', 'METHODS', 'EARLIER', 'RECOVERED', 'THEORY_1_L', 'THEORY_U
            'law_agrees', 'frontier_claims', 'inverted_field_rank']
 
 # %% ../../nbs/theorems/40_frontier.ipynb #0c00e61d
-from .kernel_rank import token_span, known_value_kernel, stacked_fits, predicted_floor
-from .kernel_rank import kernel_rank_readings, recover_kernel_rank, per_sequence_fits, detectability_floors
-from .kernel_rank import FIRST_ORDER_WHY, WHY_GOAL
-from .kernel_rank import _check_xy, _real_tensor            # the same input checks
+from ..estimators.kernel_rank import token_span, known_value_kernel, stacked_fits, predicted_floor
+from ..estimators.kernel_rank import kernel_rank_readings, recover_kernel_rank, per_sequence_fits
+from ..estimators.kernel_rank import detectability_floors
+from ..validators import check_sequences, real_tensor             # the same input checks
+from .kernel_rank import FIRST_ORDER_WHY, WHY_GOAL       # reasons shared with 41_kernel_rank
 
 # %% ../../nbs/theorems/40_frontier.ipynb #88eb23f8
 def subspace_error(sub:torch.Tensor, # (d, r) estimated directions (orthonormal columns)
@@ -482,10 +483,10 @@ def frontier_claims(R:dict) -> list:
 # %% ../../nbs/theorems/40_frontier.ipynb #c7d1779f
 def inverted_field_rank(X, Y, W_V, rtol:float=1e-6) -> list:
     "Per-sequence rank of the energy field log P (I − 11ᵀ/L), P from Y W_V⁻¹ = P X (L ≤ d); None if P ≤ 0."
-    X, Y, _ = _check_xy(X, Y)
+    X, Y, _ = check_sequences(X, Y)
     n, L, d = X.shape
     if L > d: raise ValueError(f"exact inversion needs L ≤ d (P X = Y W_V⁻¹ must determine P), got L = {L} > {d}")
-    W_V = _real_tensor(W_V, 'W_V')[0]
+    W_V = real_tensor(W_V, 'W_V')[0]
     if W_V.shape != (d, d) or numerical_rank(W_V) < d:
         raise ValueError(f"exact inversion needs an invertible square W_V ({d} × {d}), got {tuple(W_V.shape)}")
     P = Y @ torch.linalg.inv(W_V) @ X.transpose(1, 2) @ torch.linalg.inv(X @ X.transpose(1, 2))   # (n, L, L)

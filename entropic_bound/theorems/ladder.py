@@ -15,6 +15,7 @@ from ..harness.experiment import ResultsCache, scaled, minimal_capacity, get_sca
 from ..harness.claims import claim, slug
 from ..harness.theorem import Theorem
 from ..stats import Slope, weighted_slope, family_z, jointly_within, binomial_upper, binomial_tail, restarts_needed, bisection
+from ..stats import chi2_quantile, t_quantile
 import numpy as np
 THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 
@@ -38,12 +39,11 @@ __all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'NOISE_BLOCKS', 'NOISE_LEVELS', 'N
            'monte_carlo_checks', 'infimum_experiment', 'mc_bound', 'infimum_points', 'certificate', 'best_run',
            'reproduced', 'trained_k1', 'sharp_verdicts', 'sharp_decided', 'infimum_claims', 'rung_claims',
            'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'clears_edge',
-           'count_interval', 'chi2_quantile', 'series_bound', 't_quantile', 'noise_factor', 'calibrated_bound',
-           'iid_noise_bound', 'noise_bound', 'decided_reading', 'gated_values', 'evaluable', 'first_misread',
-           'unimodal_peak', 'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'weyl_points',
-           'gamma_misread_claims', 'inverse_gaps', 'inverse_noise_claims', 'gamma_capacity_claims', 'gamma_figure_of',
-           'gamma_figure', 'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of',
-           'length_figure']
+           'count_interval', 'series_bound', 'noise_factor', 'calibrated_bound', 'iid_noise_bound', 'noise_bound',
+           'decided_reading', 'gated_values', 'evaluable', 'first_misread', 'unimodal_peak', 'share_slope',
+           'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'weyl_points', 'gamma_misread_claims',
+           'inverse_gaps', 'inverse_noise_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure',
+           'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of', 'length_figure']
 
 # %% ../../nbs/theorems/20_ladder.ipynb #b55c701a
 ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
@@ -1386,14 +1386,6 @@ def count_interval(s, # a spectrum, descending (the closed-form mixer's)
 
 WEYL_ERROR = .05   # the chance that the noise bound fails at some point of the γ rung (a union over its points)
 
-def chi2_quantile(m:int, # degrees of freedom
-                  p:float, # lower-tail probability
-                 ) -> float:
-    "The p-quantile of χ²_m: bisection on P(χ²_m ≤ q) = P(m/2, q/2), the regularised lower incomplete gamma."
-    a = torch.tensor(m / 2, dtype=torch.float64)
-    below = lambda q: torch.special.gammainc(a, torch.tensor(q / 2, dtype=torch.float64)).item() < p
-    return sum(bisection(below, 0., m + 40. * math.sqrt(m) + 40., 100)) / 2
-
 def series_bound(v:float, # v̂ = max(‖Ê NNᵀ‖, ‖Ê NᵀN‖), estimated (`series_variance`)
                  L:int, # N is L × L
                  blocks:int, # the replicates v̂ comes from (B − 1 degrees of freedom)
@@ -1402,16 +1394,6 @@ def series_bound(v:float, # v̂ = max(‖Ê NNᵀ‖, ‖Ê NᵀN‖), estimated
     "t with P(‖N‖ ≥ t) ≤ error for any centred Gaussian L × L matrix N: Tropp's 2L exp(−t²/2v), v ≤ v̂(B−1)/χ²_{B−1}."
     v_up = v * (blocks - 1) / chi2_quantile(blocks - 1, error / 2)   # v̂'s lower tail: one direction, χ²_{B−1} (worst case)
     return math.sqrt(2 * v_up * math.log(2 * L * 2 / error))
-
-@functools.lru_cache(maxsize=None)
-def t_quantile(m:int, # degrees of freedom
-               a:float, # two-sided tail probability
-              ) -> float:
-    "t with P(|T_m| > t) = a, Student's t: P(|T| > t) = E erfc(t√(V/m)/√2), V ~ χ²_m by quadrature; bisection on t."
-    x = torch.linspace(1e-9, m + 60 * math.sqrt(m) + 100, 400001, dtype=torch.float64)           # V's grid
-    w = torch.exp((m / 2 - 1) * torch.log(x) - x / 2 - math.lgamma(m / 2) - m / 2 * math.log(2)) * (x[1] - x[0])
-    tail = lambda t: (torch.special.erfc(t * (x / m).sqrt() / math.sqrt(2)) * w).sum().item()
-    return sum(bisection(lambda t: tail(t) > a, 0., 1e3, 80)) / 2
 
 def noise_factor(blocks:int, # B replicates (B − 1 degrees of freedom)
                  a:float, # the per-point level
