@@ -5,7 +5,7 @@ python bench/kernel_rank.py [--threads 1] [--repeats 5]   prints a markdown tabl
 import argparse, statistics, time
 import torch
 from entropic_bound.tasks import AttentionTask
-from entropic_bound.theorems.kernel_rank import METHODS, kernel_rank_readings
+from entropic_bound.estimators.kernel_rank import METHODS, kernel_rank_readings
 
 CASES = [  # (kind, n, L, d, beta): the frontier's cells (n = 64, d = 8), then the large case
     ('linear', 64, 12, 8, 1.), ('linear', 64, 16, 8, 1.), ('linear', 64, 32, 8, 1.), ('linear', 64, 64, 8, 1.),

@@ -119,7 +119,7 @@ def dense_design(X, Y, W_V):
 
 def kernel_one(d:int, how:str, n:int=64, L:int=128) -> dict:
     "One run in this (fresh) process: seconds and peak resident memory of one known-W_V reading at width d."
-    from entropic_bound.theorems.frontier import recover_kernel_rank
+    from entropic_bound.estimators.kernel_rank import recover_kernel_rank
     torch.set_num_threads(1)
     T = AttentionTask(L=L, d=d, spectrum=[1.5, 1., .5], kind='linear', sigma=.01, seed=0)
     X, Y = T.sample(n, seed=1, dtype=torch.float64)

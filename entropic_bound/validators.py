@@ -40,10 +40,10 @@ def check_float(x, # the value to check
     return float(x)
 
 # %% ../nbs/core/09_validators.ipynb #5d0e669d
-def real_tensor(M, # a tensor or array
+def real_tensor(M, # a tensor or array, at least 2-D
                 name:str, # the argument's name, for the error
                ) -> tuple: # (M as float64 CPU tensor, unit round-off of its input dtype)
-    "`M` checked (real, numeric, finite, non-empty) as a float64 CPU tensor, and its input's unit round-off."
+    "`M` checked (real, numeric, finite, non-empty, ≥ 2-D) as a float64 CPU tensor, and its input's unit round-off."
     complex_np = getattr(getattr(M, 'dtype', None), 'kind', '') == 'c'
     if (isinstance(M, torch.Tensor) and M.is_complex()) or complex_np:
         raise TypeError(f"{name} must be real, got complex dtype {M.dtype}: pass its real part, or split real "

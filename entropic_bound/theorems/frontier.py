@@ -219,15 +219,17 @@ THEORY_UNDER = ("THEORY §5 (corrected): every count over-counts somewhere; the 
                 "degrees of freedom and a sharp softmax's misfit, lets noise directions through (§3, 'Over-counts')")
 ONE_OVER_L = ("reported, not predicted, for every count, for one reason: " + THEORY_1_L + ". No count's floor is "
               "derived to follow c/L: 41_kernel_rank §10 derives the softmax floor as a noise part (falling like "
-              "(L − d − 2)^(−1/2) once the count's threshold has settled) times the residual noise σ_r(L), and at β = 4, "
-              "where this grid's L-scan sits, not even that first-order expansion is claimed. So the exact c/L scan is "
-              "printed for each count and decides no claim (earlier versions judged it per count, the edge's declared "
-              "after its verdict was seen, the calibrated count's and GD's expected to agree with no derivation)")
+              "(L − d − 2)^(−1/2) once the count's threshold has settled) times the residual noise σ_r(L), and at "
+              "β = 4, where this grid's L-scan sits, not even that first-order expansion is claimed. So the exact c/L "
+              "scan is printed for each count and decides no claim (earlier versions judged it per count, the edge's "
+              "declared after its verdict was seen, the calibrated count's and GD's expected to agree with no "
+              "derivation)")
 EDGE_OVER = ("the edge's noise model for softmax (a per-sequence HC2 sandwich, channels independent) under-states "
              "the noise at L = 2d and at β = 16 (§3, 'Over-counts'; 41_kernel_rank §8)")
-GD_LEVEL = ("§3: the GD cut's BBP prediction takes Ĉ_m ≈ I (iid rows) and its noise level exact; it lies {lo:.0f}–{hi:.0f}% "
-            "above the measured 50% points at L = {Ls} (these records), beyond the grid's resolution, while the edge's, "
-            "from the same approximation, agrees; the finite-size correction for the GD cut is not derived")
+GD_LEVEL = ("§3: the GD cut's BBP prediction takes Ĉ_m ≈ I (iid rows) and its noise level exact; it lies "
+            "{lo:.0f}–{hi:.0f}% above the measured 50% points at L = {Ls} (these records), beyond the grid's "
+            "resolution, while the edge's, from the same approximation, agrees; the finite-size correction for the "
+            "GD cut is not derived")
 def gd_excess(FL:dict, d:int=8, n:int=64, sigma:float=.05) -> dict:
     "Per L: how far (%) the GD cut's BBP prediction lies above its measured 50% floor (`floors(..., 'L')`)."
     return {L: 100 * (predicted_floor(L, d, n, d, sigma, 'gd') / f - 1) for L, f in FL['floor']['gd'].items()
@@ -290,14 +292,16 @@ def agreement(tests:list, family:float=FAMILY) -> tuple:
     ps = [p for t in tests for v in t.values() for p in v]
     return min(ps) >= family / len(ps), min(ps), len(ps)
 
-def _agree_text(a:tuple) -> str: return f"smallest p {a[1]:.2g} against {FAMILY:g}/{a[2]} (Bonferroni over {a[2]} points)"
+def _agree_text(a:tuple) -> str:
+    "An agreement test's verdict in words: its smallest p-value against the Bonferroni level."
+    return f"smallest p {a[1]:.2g} against {FAMILY:g}/{a[2]} (Bonferroni over {a[2]} points)"
 
 CROSSING = ("the counts agree with a 50% point at the prediction: no grid point below it reads k significantly "
             "more often than ½, none above it significantly less, none at it significantly away from ½ (exact "
             "binomial, one-sided off the prediction, two-sided at it; Bonferroni over every point at 0.05)")
 
-def _linear_claims(R:dict, d:int, sig:float) -> list:
-    "Linear attention: noiseless readings, each floor against its prediction in L and in n, the order of the counts."
+def _linear_L_claims(R:dict, d:int, sig:float, FL:dict) -> list:
+    "Linear attention: noiseless readings, and the comparison counts' floors against their predictions in L."
     C = []
     E = pooled(R['exact'], 's_min', 'L', 'value_rank')
     seen = {m: sorted({x for o in E.values() for x in o[m]}) for m in METHODS}
@@ -305,7 +309,6 @@ def _linear_claims(R:dict, d:int, sig:float) -> list:
                    'L = d+1…64, rank W_V 1, 2, 8; algebraic: the stacked fits have rank k exactly)',
                    all(set(o[m]) == {3} for o in E.values() for m in METHODS),
                    f"{len(E)} cells × {len(next(iter(E.values()))['edge'])} draws; readings {seen}", kind='check'))
-    FL, Fn = floors(R['linear_L'], 'L'), floors(R['linear_n'], 'n')
     txt, agree = [], {}
     for m in EARLIER:
         pm = {L: predicted_floor(L, d, 64, d, sig, m) for L in FL['floor'][m]}
@@ -323,6 +326,11 @@ def _linear_claims(R:dict, d:int, sig:float) -> list:
                    + f"; ratio L = {L0} → {L1}: " + ', '.join(f"{m} {FL['floor'][m][L0] / FL['floor'][m][L1]:.2f}"
                                                             for m in METHODS)
                    + f", predicted (edge) {pL:.2f}, 1/L gives {L1 / L0:.2f}"))
+    return C
+
+def _linear_calibrated_claims(R:dict, FL:dict, Fn:dict, sig:float) -> list:
+    "Linear attention: the calibrated count's floors against its predicted point, and against the derived floor."
+    C = []
     cal = [(f"L={L}", FL['floor']['calibrated'][L], linear_floors(L, 64)) for L in sorted(FL['floor']['edge'])]
     cal += [(f"n={n}", Fn['floor']['calibrated'][n], linear_floors(16, n)) for n in sorted(Fn['floor']['edge'])]
     a = agreement([crossing_tests(R['linear_L'], 'L', 'calibrated', {L: linear_floors(L, 64).calibrated
@@ -331,7 +339,8 @@ def _linear_claims(R:dict, d:int, sig:float) -> list:
                                                                      for n in Fn['floor']['edge']})])
     C.append(claim('linear/calibrated_floor', f'linear, σ = {sig}: at every L (n = 64) and every n (L = 16) the '
                    'calibrated count agrees with its predicted finite-size point (41_kernel_rank §7): ' + CROSSING,
-                   a[0], _agree_text(a) + '; ' + '; '.join(f"{c}: {f:.3g} vs {p.calibrated:.3g} (iid BBP {p.iid:.3g})" for c, f, p in cal)))
+                   a[0], _agree_text(a) + '; ' + '; '.join(f"{c}: {f:.3g} vs {p.calibrated:.3g} (iid BBP {p.iid:.3g})"
+                                                          for c, f, p in cal)))
     f16, e16, p16 = FL['floor']['calibrated'][16], FL['floor']['edge'][16], linear_floors(16, 64)
     C.append(claim('linear/calibrated_near_bbp', 'linear, L = 16, n = 64: the calibrated count\'s 50% floor is '
                    'within 1.3× of the derived spectral floor, the exact-moment BBP floor of the stack (41_kernel_rank '
@@ -340,6 +349,11 @@ def _linear_claims(R:dict, d:int, sig:float) -> list:
                    f"({f16 / p16.calibrated:.2f} × its predicted level-α point {p16.calibrated:.4f}, which is "
                    f"{p16.calibrated / p16.stack:.2f} × the floor; {f16 / p16.iid:.2f} × the iid-row approximation "
                    f"{p16.iid:.4f}); edge {e16:.4f} ({e16 / p16.stack:.2f}×)", expect=False, why=WHY_GOAL))
+    return C
+
+def _linear_n_claims(R:dict, d:int, sig:float, Fn:dict) -> list:
+    "Linear attention: how more sequences move the GD and the edge floors."
+    C = []
     g = Fn['floor']['gd']
     pg = {n: predicted_floor(16, d, n, d, sig, 'gd') for n in g}
     a = law_agrees(R['linear_n'], 'n', 'gd', 0.)                  # one 50% point c for every n: the floor stays put
@@ -358,6 +372,11 @@ def _linear_claims(R:dict, d:int, sig:float) -> list:
                    f'(pure n^(−1/4) gives {(max(e) / min(e)) ** .25:.2f}; {CROSSING})', a[0],
                    f"{_agree_text(a)}; floors {({n: round(v, 4) for n, v in e.items()})}, "
                    f"predicted {({n: round(v, 4) for n, v in pr.items()})}; measured ratio {rm:.2f}"))
+    return C
+
+def _linear_order_claims(R:dict) -> list:
+    "Linear attention: the order of the counts, cell by cell (recovery of col W in at least as many draws)."
+    C = []
     PL, Pn = pooled(R['linear_L'], 'L', 's_min'), pooled(R['linear_n'], 'n', 's_min')
     cells = {('L', ) + c: o for c, o in PL.items()}
     cells.update({('n', ) + c: o for c, o in Pn.items() if c[0] != 64})       # n = 64: the L = 16 row
@@ -370,6 +389,12 @@ def _linear_claims(R:dict, d:int, sig:float) -> list:
                           'the edge recovers col W in at least as many draws as GD in every cell',
                           recovery_order(ordered, [('edge', 'gd')])))
     return C
+
+def _linear_claims(R:dict, d:int, sig:float) -> list:
+    "Linear attention: noiseless readings, each floor against its prediction in L and in n, the order of the counts."
+    FL, Fn = floors(R['linear_L'], 'L'), floors(R['linear_n'], 'n')
+    return (_linear_L_claims(R, d, sig, FL) + _linear_calibrated_claims(R, FL, Fn, sig)
+            + _linear_n_claims(R, d, sig, Fn) + _linear_order_claims(R))
 
 def _softmax_claims(R:dict, d:int, sig:float) -> list:
     "Softmax attention on the k = 3 grid: the first-order floor where the expansion holds, and β's effect."
@@ -436,16 +461,18 @@ def _control_claims(R:dict, d:int, sig:float) -> list:
     return C
 
 def one_over_L_report(R:dict, d:int=8) -> list:
-    "Per count: its softmax floors (β = 4) per L, their fall, and the exact c/L scan's answer: reported (ONE_OVER_L), no claim."
+    "Per count: its softmax floors (β = 4) per L, their fall, and the exact c/L scan's answer (ONE_OVER_L): no claim."
     FS = floors(R['softmax_L'], 'L')['floor']
     Ls = sorted(FS['edge'])
     out = []
     for m in METHODS:
         v = law_agrees(R['softmax_L'], 'L', m, -1.)
-        out.append(dict(count=m, **{f'L={L}': round(FS[m][L], 4) for L in Ls}, fall=round(FS[m][Ls[0]] / FS[m][Ls[-1]], 2),
+        out.append(dict(count=m, **{f'L={L}': round(FS[m][L], 4) for L in Ls},
+                        fall=round(FS[m][Ls[0]] / FS[m][Ls[-1]], 2),
                         fall_1_over_L=round(Ls[-1] / Ls[0], 2),
                         fall_dof=round(math.sqrt((Ls[-1] - d - 1) / (Ls[0] - d - 1)), 2),
-                        c_over_L='agrees' if v[0] else 'rejected', best_c=round(v[3], 4), smallest_p=float(f"{v[1]:.2g}")))
+                        c_over_L='agrees' if v[0] else 'rejected', best_c=round(v[3], 4),
+                        smallest_p=float(f"{v[1]:.2g}")))
     return out
 
 def law_breakpoints(records:list, outer:str, power:float) -> list:
