@@ -13,7 +13,7 @@ first). Seconds.
 """
 import math, sys
 from entropic_bound.harness.experiment import ResultsCache
-from entropic_bound import ladder as lz
+from entropic_bound.theorems import ladder as lz
 from pathlib import Path
 
 def gate_counts(scale:str, root) -> str:
@@ -29,7 +29,7 @@ def gate_counts(scale:str, root) -> str:
             e_exp = math.sqrt(2 * m['noise_v'] * math.log(2 * L)) / s1
             e_bd = lz.noise_bound(m, L, S['d'], S['n'], P) / s1
             ratio.append(e_exp / m['edge'])
-            for e in lz.ESTIMATORS:
+            for e in lz.LADDER_ESTIMATORS:
                 a, b, c = (lz.clears_edge(e, x, L) for x in (m['edge'], e_exp, e_bd))
                 cnt['iid_edge'] += a; cnt['expectation'] += b; cnt['bound'] += c
                 if a and not b: lost.setdefault(e, set()).add(g)

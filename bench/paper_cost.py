@@ -10,7 +10,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from entropic_bound import linear_bound as lb, ladder as la, attention_rank as ar, frontier as fr, real_heads as rh
+from entropic_bound.theorems import linear_bound as lb, ladder as la, attention_rank as ar, frontier as fr, real_heads as rh
 from entropic_bound.harness.experiment import ResultsCache
 sys.path.insert(0, str(ROOT / 'bench'))
 from run import matmul_rate, head_flops        # the trainer benchmark's GEMM rate and FLOP count, not copies

@@ -15,7 +15,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT)); sys.path.insert(0, str(ROOT / 'bench'))
-from entropic_bound import ladder as la, attention_rank as ar, linear_bound as lb, frontier as fr
+from entropic_bound.theorems import ladder as la, attention_rank as ar, linear_bound as lb, frontier as fr
 from paper_cost import write_section
 HEAD = '## Paper scale, untrimmed, with the work-saving rules: estimated wall time'
 RULES = dict(tau=1e-7, rho=1e-3, every=50, anneal=100)      # the rules the work ratios were measured with

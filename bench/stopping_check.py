@@ -16,7 +16,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from entropic_bound import ladder as la, attention_rank as ar
+from entropic_bound.theorems import ladder as la, attention_rank as ar
 from entropic_bound.models import AttentionHead
 from entropic_bound.tasks import AttentionTask, Teachers
 from entropic_bound.train import fit, evaluate

@@ -7,7 +7,7 @@ To compare two versions of the code, run it with PYTHONPATH pointing at each che
     git worktree add /tmp/old <commit>; for i in 1 2; do PYTHONPATH=/tmp/old python bench/trainer_step.py; python bench/trainer_step.py; done"""
 import sys, time, torch
 torch.set_num_threads(1)
-from entropic_bound import ladder as la
+from entropic_bound.theorems import ladder as la
 from entropic_bound.train import fit
 from entropic_bound.models import AttentionHead
 from entropic_bound.tasks import Teachers

@@ -6,10 +6,11 @@
 from __future__ import annotations
 import copy, math
 import torch
-from ..spectra import (singular_values, spectral_tail, energy_rank, energy_field, numerical_rank,
-                                    gavish_donoho_rank, entropy_rank, stable_rank)
+from ..spectra import singular_values, spectral_tail, energy_rank, energy_field, numerical_rank
 from ..tasks import AttentionTask, Teachers
 from ..models import AttentionHead
+from ..estimators.registry import estimator
+from ..estimators.native_rank import attention_native_rank
 from ..train import fit, evaluate
 from ..harness.experiment import ResultsCache, scaled, get_scale, config_key
 from ..harness.claims import claim, slug
@@ -19,7 +20,7 @@ THEOREM = Theorem('attention_rank', 'Theorem 3: the attention-native rank')
 
 # %% auto #0
 __all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STALLS', 'SIGN_LEVEL', 'WHY_ALIGNED',
-           'ALPHA_STEP', 'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ESTIMATORS', 'ESTIMATOR_BETAS', 'WHY_STABLE',
+           'ALPHA_STEP', 'WHY_ALPHA_ALL', 'WHY_ALPHA_LAW', 'ATTENTION_ESTIMATORS', 'ESTIMATOR_BETAS', 'WHY_STABLE',
            'WHY_STABLE_MEASURED', 'linear_attention_bound', 'capacity_configs', 'capacity_experiment', 'stall_count',
            'below_stall_count', 'stall_strata', 'screen_power', 'flagged_strata', 'below_cells', 'below_restarts',
            'max_restarts', 'capacity_restarts_configs', 'held_out_se', 'truncation_head', 'truncation_se',
@@ -31,8 +32,7 @@ __all__ = ['THEOREM', 'DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ER
            'recovery_times', 'rate_band', 'resolved_pairs', 'recovery_figure', 'law_claims', 'scale_claims',
            'recovery_claims', 'recovery_alpha_configs', 'recovery_alpha_experiment', 'alpha_times',
            'alpha_scaling_claims', 'scale_curvature', 'curvature_claims', 'estimator_table', 'distinct_argmax',
-           'estimator_rows', 'estimator_summary', 'stable_prediction', 'stable_deflates', 'estimator_claims',
-           'attention_native_rank']
+           'estimator_rows', 'estimator_summary', 'stable_prediction', 'stable_deflates', 'estimator_claims']
 
 # %% ../../nbs/theorems/30_attention_rank.ipynb #12271b08
 def linear_attention_bound(task:AttentionTask, # a linear attention teacher with gamma = 1
@@ -1081,9 +1081,8 @@ def curvature_claims(records:list) -> list:
     return claims
 
 # %% ../../nbs/theorems/30_attention_rank.ipynb #f9121544
-ESTIMATORS = {'numerical (rtol 1e-2)': lambda M: numerical_rank(M, rtol=1e-2),
-              'energy 0.9': lambda M: energy_rank(M, .9), 'energy 0.99': lambda M: energy_rank(M, .99),
-              'entropy': entropy_rank, 'stable': stable_rank, 'Gavish–Donoho': gavish_donoho_rank}
+# the estimators read on each object, by the keys the claims print (registry keys or aliases), in their order
+ATTENTION_ESTIMATORS = ('numerical (rtol 1e-2)', 'energy 0.9', 'energy 0.99', 'entropy', 'stable', 'Gavish–Donoho')
 
 def _med(x):
     x = torch.as_tensor(x, dtype=torch.float64)
@@ -1100,7 +1099,7 @@ def estimator_table(W:torch.Tensor, # kernel (d, d)
     W, X = torch.as_tensor(W, dtype=torch.float64), X.double()
     make = {'kernel W': lambda: W, 'energy field': lambda: energy_field(X @ W @ X.transpose(1, 2)),
             'A(X)': lambda: attention_mixing(X, W, kind, beta)}
-    return {o: {e: _med(f(make[o]())) for e, f in ESTIMATORS.items()} for o in objects}
+    return {o: {e: _med(estimator(e)(make[o]())) for e in ATTENTION_ESTIMATORS} for o in objects}
 
 ESTIMATOR_BETAS = (1., 4., 16.)
 
@@ -1141,8 +1140,9 @@ def estimator_summary(rows:'pd.DataFrame') -> 'pd.DataFrame':
         if not len(v): return ''
         lo, hi = v.min(), v.max()
         return f'{lo:.2f}' if abs(hi - lo) < .005 else f'{lo:.2f}–{hi:.2f}'
-    cols = list(ESTIMATORS) + (['hard'] if 'hard' in rows else [])
-    return rows.groupby(['cls', 'head', 'object'], sort=False)[cols].agg(cell)
+    cols = list(ATTENTION_ESTIMATORS) + (['hard'] if 'hard' in rows else [])
+    labels = {e: estimator(e).label for e in ATTENTION_ESTIMATORS}
+    return rows.groupby(['cls', 'head', 'object'], sort=False)[cols].agg(cell).rename(columns=labels)
 
 def stable_prediction(W_star, # teacher kernel (d, d)
                       beta:float) -> tuple:
@@ -1222,39 +1222,9 @@ def estimator_claims(records:list, # recovery records (read through `estimator_r
         if len(dfl) > 1: raise ValueError(f"at β = {b:g} the derivation differs between teachers ({dfl}): no verdict is declared")
         claims.append(claim(f'softmax_beta={b:g}/all_inflated', f'softmax, β = {b:g}: every estimator reads more on '
                             'A(X) than on the kernel, every teacher',
-                            all(bool((A[b][e] > kern[e]).all()) for e in ESTIMATORS),
-                            '; '.join(f"{e} {vals(A[b], e)}" for e in ESTIMATORS) + f"; kernel stable {vals(kern, 'stable')}",
+                            all(bool((A[b][e] > kern[e]).all()) for e in ATTENTION_ESTIMATORS),
+                            '; '.join(f"{e} {vals(A[b], e)}" for e in ATTENTION_ESTIMATORS)
+                            + f"; kernel stable {vals(kern, 'stable')}",
                             **({True: dict(expect=False, why=WHY_STABLE), None: dict(expect=False, why=WHY_STABLE_MEASURED),
                                 False: {}}[dfl.pop()])))
     return claims
-
-# %% ../../nbs/theorems/30_attention_rank.ipynb #7950348a
-def attention_native_rank(head=None, # a trained `AttentionHead` (ensemble) or a kernel tensor (..., d, d)
-                          X:torch.Tensor=None, # sequences (n, L, d): read the per-sample energy field instead
-                          tau:float=.99, # energy level
-                          logits:torch.Tensor=None, # or: per-sample logits (n, L, L) of any head
-                         ):
-    "Energy rank of each kernel, or the median energy rank of per-sample energy fields (the head's on X, or `logits`)."
-    if logits is not None:
-        if head is not None or X is not None:
-            raise ValueError("give either logits, or a head/kernel (with optional X), not both")
-        r = torch.as_tensor(energy_rank(energy_field(logits), tau))
-        return int(r.median()) if r.ndim else int(r)
-    if head is None: raise ValueError("give a head or kernel, or logits")
-    W = (head.kernel().detach() if hasattr(head, 'kernel') else torch.as_tensor(head)).double()
-    if X is None: return energy_rank(W, tau)
-    if not isinstance(X, torch.Tensor):
-        raise TypeError(f"X must be a torch.Tensor (n, L, d), got {type(X).__name__}")
-    X = X.double()
-    if X.ndim != 3 or X.shape[-1] != W.shape[-1]:
-        raise ValueError(f"X must have shape (n, L, d={W.shape[-1]}), got {tuple(X.shape)}")
-    Z = X
-    if hasattr(head, 'queries'):                 # a head: its own queries and keys (positional when gamma < 1)
-        if head.gamma < 1 and X.shape[1] != head.pos.shape[0]:
-            raise ValueError(f"X must have L = {head.pos.shape[0]} tokens (the head's positional embeddings), "
-                             f"got {X.shape[1]}")
-        Z = head.queries(X)
-    Wb = W[..., None, :, :] if W.ndim == 3 else W
-    S = Z @ Wb @ Z.transpose(-1, -2)                                       # (E, n, L, L) or (n, L, L)
-    r = torch.as_tensor(energy_rank(energy_field(S), tau))
-    return r.median(-1).values if r.ndim > 1 else int(r.median())

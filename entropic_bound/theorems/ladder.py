@@ -6,10 +6,10 @@
 from __future__ import annotations
 import functools, math
 import torch
-from ..spectra import (numerical_rank, energy_rank, gavish_donoho_rank, entropy_rank, stable_rank,
-                                    energy_field, singular_values)
+from ..spectra import numerical_rank, energy_rank, gavish_donoho_rank, energy_field, singular_values
 from ..tasks import StaticMixingTask, AttentionTask, Teachers
 from ..models import StaticMixer, AttentionHead
+from ..estimators.registry import estimator, select
 from ..train import fit, evaluate
 from ..harness.experiment import ResultsCache, scaled, minimal_capacity, get_scale
 from ..harness.claims import claim, slug
@@ -20,43 +20,49 @@ import numpy as np
 THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 
 # %% auto #0
-__all__ = ['THEOREM', 'ESTIMATORS', 'COUNTS', 'NOISE_BLOCKS', 'NOISE_LEVELS', 'NOISE_DRAWS', 'KERNEL', 'STATIC', 'POS_SEED',
-           'TOL', 'LADDER_SIZES', 'NOISY', 'NOISE_SHARE', 'RESTART_ERROR', 'FLAGGED', 'LADDER_POINTS', 'WHAT', 'SURE',
-           'B16_FLOOR', 'B16_INV', 'DECLARED', 'NOISY_INV', 'NOISY_NOISE', 'NOISY_DECLARED', 'FIRST_ORDER', 'NEAR',
-           'K1_WINDOW_WHY', 'K1_SHARP_WHY', 'INF_RESTARTS', 'INF_LOOKS', 'INF_SEED', 'INF_ADAM', 'INF_NEWTON', 'CERT',
-           'N_EVAL', 'MC_CHECKS', 'RAW', 'WEYL_ERROR', 'READ', 'GAMMA_DOMAIN', 'B_DECLARED', 'MARK', 'CURVES',
-           'readings', 'link_inverse', 'inverse_domain', 'kron_mixer', 'static_map', 'series_variance', 'upper_order',
-           'gaussian_tail', 'mean_mixing', 'structure', 'linear_static_map', 'linear_share', 'linear_share_terms',
-           'linear_share_gamma', 'linear_share_peak', 'rung_task', 'uniform_share', 'logit_spread', 'static_experiment',
-           'capacity_experiment', 'normalised_excess', 'capacities', 'ladder_sizes', 'static_configs',
-           'flagged_restarts', 'capacity_configs', 'length_configs', 'bias_configs', 'by_point', 'capacity_points',
-           'static_reading', 'per_teacher', 'spread', 'best_seed_excess', 'ladder_table', 'family_table', 'rung_points',
-           'declared', 'noisy_static_claims', 'exchangeable_map', 'exchangeable_edge', 'logit_scale',
-           'inverse_domain_claims', 'stall_runs', 'flagged_points', 'flagged_counts', 'ladder_restarts', 'near_floor',
-           'restart_claims', 'tolerance_claims', 'k1_claims', 'closed_form_excess', 'uniform_closed',
-           'static_attention', 'kernel_logits', 'kernel_objective', 'argmax_limit', 'log_ratio_se', 'newton_polish',
-           'kernel_matrix', 'kernel_norm', 'kernel_sv', 'hits', 'own_restarts', 'infimum_configs', 'polished_batch',
-           'monte_carlo_checks', 'infimum_experiment', 'mc_bound', 'infimum_points', 'certificate', 'best_run',
-           'reproduced', 'trained_k1', 'sharp_verdicts', 'sharp_decided', 'infimum_claims', 'rung_claims',
-           'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads', 'gamma_curves', 'clears_edge',
-           'count_interval', 'series_bound', 'noise_factor', 'calibrated_bound', 'iid_noise_bound', 'noise_bound',
-           'decided_reading', 'gated_values', 'evaluable', 'first_misread', 'unimodal_peak', 'share_slope',
-           'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'weyl_points', 'gamma_misread_claims',
-           'inverse_gaps', 'inverse_noise_claims', 'gamma_capacity_claims', 'gamma_figure_of', 'gamma_figure',
-           'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of', 'length_figure']
+__all__ = ['THEOREM', 'LADDER_ESTIMATORS', 'COUNTS', 'NOISE_BLOCKS', 'NOISE_LEVELS', 'NOISE_DRAWS', 'KERNEL', 'STATIC',
+           'POS_SEED', 'TOL', 'LADDER_SIZES', 'NOISY', 'NOISE_SHARE', 'RESTART_ERROR', 'FLAGGED', 'LADDER_POINTS',
+           'WHAT', 'SURE', 'B16_FLOOR', 'B16_INV', 'DECLARED', 'NOISY_INV', 'NOISY_NOISE', 'NOISY_DECLARED',
+           'FIRST_ORDER', 'NEAR', 'K1_WINDOW_WHY', 'K1_SHARP_WHY', 'INF_RESTARTS', 'INF_LOOKS', 'INF_SEED', 'INF_ADAM',
+           'INF_NEWTON', 'CERT', 'N_EVAL', 'MC_CHECKS', 'RAW', 'WEYL_ERROR', 'READ', 'GAMMA_DOMAIN', 'B_DECLARED',
+           'CURVES', 'readings', 'shown', 'link_inverse', 'inverse_domain', 'kron_mixer', 'static_map',
+           'series_variance', 'upper_order', 'gaussian_tail', 'mean_mixing', 'structure', 'linear_static_map',
+           'linear_share', 'linear_share_terms', 'linear_share_gamma', 'linear_share_peak', 'rung_task',
+           'uniform_share', 'logit_spread', 'static_experiment', 'capacity_experiment', 'normalised_excess',
+           'capacities', 'ladder_sizes', 'static_configs', 'flagged_restarts', 'capacity_configs', 'length_configs',
+           'bias_configs', 'by_point', 'capacity_points', 'static_reading', 'per_teacher', 'spread', 'best_seed_excess',
+           'ladder_table', 'family_table', 'rung_points', 'declared', 'noisy_static_claims', 'exchangeable_map',
+           'exchangeable_edge', 'logit_scale', 'inverse_domain_claims', 'stall_runs', 'flagged_points',
+           'flagged_counts', 'ladder_restarts', 'near_floor', 'restart_claims', 'tolerance_claims', 'k1_claims',
+           'closed_form_excess', 'uniform_closed', 'static_attention', 'kernel_logits', 'kernel_objective',
+           'argmax_limit', 'log_ratio_se', 'newton_polish', 'kernel_matrix', 'kernel_norm', 'kernel_sv', 'hits',
+           'own_restarts', 'infimum_configs', 'polished_batch', 'monte_carlo_checks', 'infimum_experiment', 'mc_bound',
+           'infimum_points', 'certificate', 'best_run', 'reproduced', 'trained_k1', 'sharp_verdicts', 'sharp_decided',
+           'infimum_claims', 'rung_claims', 'raw_softmax_claims', 'structure_bound', 'structure_claims', 'misreads',
+           'gamma_curves', 'clears_edge', 'count_interval', 'series_bound', 'noise_factor', 'calibrated_bound',
+           'iid_noise_bound', 'noise_bound', 'decided_reading', 'gated_values', 'evaluable', 'first_misread',
+           'unimodal_peak', 'share_slope', 'gamma_share_claims', 'gamma_peak_claims', 'softmax_peaks', 'weyl_points',
+           'gamma_misread_claims', 'inverse_gaps', 'inverse_noise_claims', 'gamma_capacity_claims', 'gamma_figure_of',
+           'gamma_figure', 'length_experiment', 'ls_bias_experiment', 'length_claims', 'length_figure_of',
+           'length_figure']
 
 # %% ../../nbs/theorems/20_ladder.ipynb #b55c701a
-ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
-              'entropy', 'stable')
-COUNTS = ESTIMATORS[:5]                          # the estimators that count; entropy and stable rank describe
+# the estimators the ladder's claims judge, by their registry keys (a newly registered one is recorded, tabulated and
+# drawn, but judged only once named here)
+LADDER_ESTIMATORS = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99', 'Gavish–Donoho',
+                     'entropy', 'stable')
+COUNTS = tuple(e.key for e in select(*LADDER_ESTIMATORS, is_count=True))   # entropy and stable rank describe
 
 def readings(M:torch.Tensor, # one static operator (L, L)
             ) -> dict:
-    "Every estimator of one operator: numerical (rtol 1e-3, 1e-2), energy (0.9, 0.99), GD, entropy, stable."
-    return {'numerical 1e-3': numerical_rank(M, rtol=1e-3), 'numerical 1e-2': numerical_rank(M, rtol=1e-2),
-            'energy 0.9': energy_rank(M, .9), 'energy 0.99': energy_rank(M, .99),
-            'Gavish–Donoho': gavish_donoho_rank(M),
-            'entropy': round(entropy_rank(M), 3), 'stable': round(stable_rank(M), 3)}
+    "Every registered matrix estimator of one operator, by key (soft ranks to 3 decimals)."
+    return {e.key: e(M) if e.is_count else round(e(M), 3) for e in select(reads='matrix')}
+
+def shown(static:list, # static records (or their metrics)
+         ) -> tuple:
+    "The registered matrix estimators whose readings the static records hold, in registry order: what tables draw."
+    held = {k for r in static for k in r.get('metrics', r)['raw']}
+    return tuple(e for e in select(reads='matrix') if e.key in held)
 
 def link_inverse(M:torch.Tensor, # an estimated mixer (L, L)
                  entry_se:float=0., # the standard error of its entries (0: exact)
@@ -541,8 +547,8 @@ def family_table(static:list, points:dict):
     for name, p in points.items():
         for which in ('raw', 'inverse'):
             if which == 'inverse' and p[0] not in ('static-softmax', 'softmax'): continue
-            rows[f'{name} ({which})'] = {
-                e: per_teacher(st[p], lambda m: None if m[which] is None else m[which][e]) for e in ESTIMATORS}
+            rows[f'{name} ({which})'] = {e.label: per_teacher(st[p], lambda m: None if m[which] is None
+                                                              else m[which][e.key]) for e in shown(static)}
     return pd.DataFrame(rows).T
 
 # %% ../../nbs/theorems/20_ladder.ipynb #9838b203
@@ -1351,7 +1357,7 @@ def structure_claims(static:list, scale:str, control:float=.5) -> list:
 def misreads(e:str, value, static_value, k:int) -> bool|None:
     "A reading unlike the static rung's (a count off its γ = 0 value, a soft rank above k); None where undefined."
     if value is None or static_value is None: return None      # softmax's inverse undefined: no reading, no misreading
-    return value != static_value if e in COUNTS else value > k + 1e-9
+    return value != static_value if estimator(e).is_count else value > k + 1e-9
 
 def gamma_curves(static:list, kind:str, beta, gammas:list) -> dict:
     "Per γ, every teacher's metrics and the static estimate's readings (None: softmax⁻¹ undefined)."
@@ -1436,7 +1442,8 @@ def noise_bound(m:dict, # a static record's metrics (`noise_q`, `noise_blocks`, 
     return (calibrated_bound(m[key], m['noise_blocks'], WEYL_ERROR / points)
             + (r * L ** 2 / m['min_entry'] if inverse else r * m['mixer_sv'][0]))
 
-READ = COUNTS[:4]   # the counts with a threshold `count_interval` moves: numerical τ, energy τ (Gavish–Donoho: not read)
+# the counts with a threshold `count_interval` moves: numerical τ, energy τ (Gavish–Donoho: not read)
+READ = ('numerical 1e-3', 'numerical 1e-2', 'energy 0.9', 'energy 0.99')
 
 def decided_reading(m:dict, # a static record's metrics
                     kind:str, # its rung's kind (softmax kinds read through the inverse)
@@ -1458,7 +1465,7 @@ def decided_reading(m:dict, # a static record's metrics
 def gated_values(cv:dict, kind:str, gate) -> dict:
     "{estimator: per γ (rows) and teacher, `gate(m, kind, e, points)` (None: no reading), points the curve's estimates}."
     P = sum(map(len, cv['metrics']))
-    return {e: [[gate(m, kind, e, P) for m in row] for row in cv['metrics']] for e in ESTIMATORS}
+    return {e: [[gate(m, kind, e, P) for m in row] for row in cv['metrics']] for e in LADDER_ESTIMATORS}
 
 def evaluable(fm:dict, # `first_misread`
               rd, # readings per γ (rows) and teacher (None: undefined), or {estimator: such rows} (`gated_values`)
@@ -1476,9 +1483,9 @@ def first_misread(static:list, kind:str, beta, gammas:list, which:str=None,
     rd = cv['readings'] if which is None else [[m[which] for m in row] for row in cv['metrics']]
     k = cv['metrics'][0][0]['planted']
     vals = gated_values(cv, kind, gate) if gate else {e: [[None if r is None else r[e] for r in row] for row in rd]
-                                                for e in ESTIMATORS}
+                                                for e in LADDER_ESTIMATORS}
     return {e: [next((g for g, row in zip(gammas[1:], vals[e][1:]) if misreads(e, row[t], vals[e][0][t], k)),
-                     None) for t in range(len(rd[0]))] for e in ESTIMATORS}
+                     None) for t in range(len(rd[0]))] for e in LADDER_ESTIMATORS}
 
 def unimodal_peak(c:list, gammas:list) -> tuple:
     "(γ of the largest value, whether `c` rises strictly up to it and falls strictly after)."
@@ -1570,7 +1577,7 @@ def weyl_points(static:list, scale:str, gate=None) -> tuple:
             sv, se = float((sp - sh).abs().max()), m['edge'] * m['mixer_sv'][0] / (2 * math.sqrt(S['L']))
             dev.append(dict(gamma=g, teacher=t, gap=m['closed_form_gap'] / bd, sv=sv / bd, gap_tropp=m['closed_form_gap'] / tropp,
                             gap_iid=m['closed_form_gap'] / iid, sv_iid=sv / iid, v_iid=m['noise_v'] / (S['L'] * se ** 2)))
-            pts += [(g, t, e, count_interval(sp, e, 0.)[0], r) for e in ESTIMATORS
+            pts += [(g, t, e, count_interval(sp, e, 0.)[0], r) for e in LADDER_ESTIMATORS
                     if (r := gate(m, 'linear', e, P, S['L'], S['d'], S['n'])) is not None]
     return pts, dev
 
@@ -1589,10 +1596,10 @@ def gamma_misread_claims(static:list, scale:str,
         ev, T = evaluable(fm, gv), len(rd[0])
         last = [max((g for g, row in zip(S['gammas'], rd) if row[t] is not None), default=None) for t in range(T)]
         pts = sum(row[t] is not None for row in rd[1:] for t in range(T) if rd[0][t] is not None)
-        read = {e: sum(v is not None for row in gv[e][1:] for v in row) for e in ESTIMATORS}    # γ > 0 readings
-        bad = {e: [t for t in ev[e] if fm[e][t] is None] for e in ESTIMATORS}         # read at every γ, never misread
-        dec, N = sum(map(len, ev.values())), len(ESTIMATORS) * T
-        none = [e for e in ESTIMATORS if not ev[e]]
+        read = {e: sum(v is not None for row in gv[e][1:] for v in row) for e in LADDER_ESTIMATORS}   # γ > 0 readings
+        bad = {e: [t for t in ev[e] if fm[e][t] is None] for e in LADDER_ESTIMATORS}   # read at every γ, never misread
+        dec, N = sum(map(len, ev.values())), len(LADDER_ESTIMATORS) * T
+        none = [e for e in LADDER_ESTIMATORS if not ev[e]]
         nov = sum(m.get('inverse_noise_q', 0) is None and m['inverse'] is not None for row in cv['metrics'] for m in row)
         out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1, judged '
                          "where the data decide the reading: the static estimate has a reading (softmax's inverse "
@@ -1695,7 +1702,6 @@ def gamma_capacity_claims(static:list, capacity:list, inf:list, scale:str) -> li
     return out
 
 # %% ../../nbs/theorems/20_ladder.ipynb #b1162998
-MARK = dict(zip(ESTIMATORS, 'os^vDxP'))
 CURVES = (('linear', 1, 'o-'), ('softmax', 1, 's--'), ('softmax', 4, '^--'), ('softmax', 16, 'v--'))
 
 def _band(ax, x, v, mk, lab):
@@ -1715,10 +1721,10 @@ def gamma_figure(static:list, gammas:list, betas=(1, 4, 16)):
     fig, axs = plt.subplots(2, 2, figsize=(11, 7.2))
     for ax, kind in zip(axs[0], ('linear', 'softmax')):
         rd = gamma_curves(static, kind, 1, gammas)['readings']
-        for i, e in enumerate(ESTIMATORS):
-            v = np.array([[np.nan if r is None else r[e] for r in row] for row in rd], float)   # (γ, teachers)
-            x = np.maximum(np.array(gammas) * (1 + .03 * (i - 3)), 4e-3)                      # small offsets
-            ax.plot(x, np.nanmedian(v, 1), marker=MARK[e], ms=4, lw=1, label=e)
+        for i, e in enumerate(shown(static)):
+            v = np.array([[np.nan if r is None else r[e.key] for r in row] for row in rd], float)   # (γ, teachers)
+            x = np.maximum(np.array(gammas) * (1 + .03 * (i - 3)), 4e-3)                          # small offsets
+            ax.plot(x, np.nanmedian(v, 1), marker=e.marker, ms=4, lw=1, label=e.legend)
             ax.fill_between(x, np.nanmin(v, 1), np.nanmax(v, 1), alpha=.08)
         for g, row in zip(gammas, rd):
             if (m := sum(r is None for r in row)):

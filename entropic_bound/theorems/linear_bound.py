@@ -8,10 +8,11 @@ import math
 from statistics import NormalDist
 import numpy as np
 import torch
-from ..spectra import (singular_values, spectral_tail, energy_rank, gavish_donoho_rank, as_matrix,
-                                    numerical_rank, gd_omega)
+from ..spectra import singular_values, spectral_tail, energy_rank, numerical_rank, gd_omega
 from ..tasks import StaticMixingTask, Teachers
 from ..models import StaticMixer
+from ..estimators.reduced_rank import token_columns, least_squares_operator, reduced_rank_fit
+from ..estimators.registry import select
 from ..train import fit, evaluate
 from ..harness.experiment import ResultsCache, scaled, minimal_capacity, config_key
 from ..harness.claims import claim, slug
@@ -21,13 +22,12 @@ from typing import NamedTuple
 THEOREM = Theorem('linear_bound', 'Theorem 1: the linear bound')
 
 # %% auto #0
-__all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_ONLY_LABELS', 'DATA_ONLY_FACTORS', 'WHY_LOGISTIC',
+__all__ = ['THEOREM', 'ROUNDOFF_STAGES', 'UNDER_TOL', 'RAW_MEDIAN_EDGE', 'DATA_ONLY', 'DATA_ONLY_FACTORS', 'WHY_LOGISTIC',
            'MARGIN_SCHUR', 'eckart_young_excess', 'static_teachers', 'population_steps', 'surplus_floor',
            'population_configs', 'population_experiment', 'SpectrumRecords', 'by_spectrum', 'population_figure',
-           'population_claims', 'token_columns', 'least_squares_operator', 'whitened_operator', 'reduced_rank_fit',
-           'finite_sample_excess', 'top_noise_energy', 'noise_share', 'noiseless_shift', 'noiseless_tolerance',
-           'finite_configs', 'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure', 'finite_claims',
-           'trained_vs_closed_form', 'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims',
+           'population_claims', 'finite_sample_excess', 'top_noise_energy', 'noise_share', 'noiseless_shift',
+           'noiseless_tolerance', 'finite_configs', 'finite_experiment', 'NoiseLevel', 'by_noise', 'finite_figure',
+           'finite_claims', 'trained_vs_closed_form', 'trained_vs_closed_form_configs', 'trained_vs_closed_form_claims',
            'half_limit_steps', 'growth_rate', 'predicted_learning_times', 'gd_configs', 'gd_experiment',
            'best_scale_pass', 'gd_window', 'gd_figure', 'gd_claims', 'small_init_steps', 'large_init_steps',
            'underdetermined_configs', 'carried_cap', 'underdetermined_experiment', 'Members', 'by_member',
@@ -183,45 +183,6 @@ def population_claims(records:list) -> list:
     return claims
 
 # %% ../../nbs/theorems/10_linear_bound.ipynb #abe87fbd
-def token_columns(X:torch.Tensor) -> torch.Tensor:
-    "(..., n, L, d) sequences as the (..., L, n d) matrices of token columns."
-    n, L, d = X.shape[-3:]
-    return X.transpose(-3, -2).reshape(*X.shape[:-3], L, n * d)
-
-def least_squares_operator(X, # inputs (..., n, L, d)
-                           Y, # outputs (..., n, L, d), batch axes broadcast against X's
-                          ) -> torch.Tensor: # (..., L, L)
-    "Least-squares static mixing operator M̂ = (Σ Y Xᵀ)(Σ X Xᵀ)⁻¹, batched."
-    X, Y = as_matrix(X, 'X').double(), as_matrix(Y, 'Y').double()
-    if X.ndim < 3 or Y.ndim < 3 or X.shape[-3:] != Y.shape[-3:]:
-        raise ValueError(f"X and Y must both have shape (..., n, L, d), "
-                         f"got {tuple(X.shape)} and {tuple(Y.shape)}")
-    Xc, Yc = token_columns(X), token_columns(Y)
-    if Xc.shape[-1] < Xc.shape[-2]:
-        raise ValueError(f"need n·d ≥ L token columns for least squares, "
-                         f"got n·d = {Xc.shape[-1]} < L = {Xc.shape[-2]}")
-    return torch.linalg.solve(Xc @ Xc.mT, Xc @ Yc.mT).mT
-
-def _root(X):
-    "C^{1/2} and C^{-1/2} of C = Σ X Xᵀ (batched)."
-    Xc = token_columns(as_matrix(X, 'X').double())
-    ev, Q = torch.linalg.eigh(Xc @ Xc.mT)
-    return (Q * ev.sqrt()[..., None, :]) @ Q.mT, (Q / ev.sqrt()[..., None, :]) @ Q.mT
-
-def whitened_operator(X, Y) -> torch.Tensor:
-    "M̂ C^{1/2}: the least-squares operator in coordinates where its noise is exactly iid N(0, σ²) (batched)."
-    return least_squares_operator(X, Y) @ _root(X)[0]
-
-def reduced_rank_fit(X, # inputs (..., n, L, d)
-                     Y, # outputs (..., n, L, d)
-                     r, # a rank, or a list of ranks (one fit serves them all)
-                    ) -> torch.Tensor: # (..., L, L), or (..., len(r), L, L) for a list
-    "Empirical risk minimiser over rank ≤ r: [M̂ C^{1/2}]_r C^{-1/2} (reduced-rank regression)."
-    Ch, Cih = _root(X)
-    U, s, Vh = torch.linalg.svd(least_squares_operator(X, Y) @ Ch)
-    truncated = lambda k: (U[..., :k] * s[..., None, :k]) @ Vh[..., :k, :] @ Cih
-    return torch.stack([truncated(k) for k in r], -3) if isinstance(r, (list, tuple)) else truncated(r)
-
 def finite_sample_excess(task:StaticMixingTask, r:int, n:int) -> float:
     "Asymptotic excess of the best rank-r student on n sequences: τ_r/L + σ² r(2L − r)/(n d L)."
     L = task.L
@@ -750,14 +711,11 @@ def raw_median_regime(L:int, nd:int) -> bool:
 
 def estimator_regime(estimator:str, L:int, nd:int) -> bool:
     "Whether an estimator's threshold lies above its noise edge at (L, nd): whitened forms always (iid noise)."
-    if estimator not in DATA_ONLY_LABELS: raise ValueError(f'estimator must be one of {list(DATA_ONLY_LABELS)}')
+    if estimator not in DATA_ONLY: raise ValueError(f'estimator must be one of {list(DATA_ONLY)}')
     return {'raw_known': raw_known_regime, 'raw_median': raw_median_regime}.get(estimator, lambda L, nd: True)(L, nd)
 
-DATA_ONLY_LABELS = {'white_known': 'whitened M̂C^½, known σ', 'white_median': 'whitened M̂C^½, median form',
-                    'raw_known': 'raw M̂, known σ/√(nd)', 'raw_median': 'raw M̂, median form'}
-_TEX = {'white_known': r'whitened $\hat MC^{1/2}$, known $\sigma$',
-        'white_median': r'whitened $\hat MC^{1/2}$, median form',
-        'raw_known': r'raw $\hat M$, known $\sigma/\sqrt{nd}$', 'raw_median': r'raw $\hat M$, median form'}
+# the data-only estimators (registry keys): Gavish–Donoho on the whitened and the raw operator, known σ or median
+DATA_ONLY = ('white_known', 'white_median', 'raw_known', 'raw_median')
 # × n₀ at every L and scale: 0.4–2 n₀ brackets every estimator's n₅₀, and three grid points lie below each whitened
 # form's n₅₀; 0.4 n₀ d = 1.2 Lσ²/s² ≥ L for σ/s ≥ 1. `data_only_factors` adds the regime-edge points.
 DATA_ONLY_FACTORS = [.4, .6, .8, 1., 1.2, 1.4, 1.7, 2.]
@@ -792,16 +750,11 @@ def data_only_experiment(cfg:dict) -> dict:
     "Gavish–Donoho ranks of the raw and whitened least-squares operators over many data draws at each n."
     T = StaticMixingTask(cfg['L'], cfg['d'], cfg['spectrum'], sigma=cfg['sigma'], seed=cfg['teacher_seed'])
     D, L, d, sig = cfg['draws'], T.L, T.d, T.sigma
-    out = {k: [] for k in DATA_ONLY_LABELS}
+    out = {k: [] for k in DATA_ONLY}
     for n in cfg['ns']:
         X, Y = T.sample(D * n, seed=7919 * cfg['teacher_seed'] + n, device=cfg['device'], dtype=torch.float64)
         X, Y = X.reshape(D, n, L, d), Y.reshape(D, n, L, d)  # D independent data sets
-        M = least_squares_operator(X, Y)                                                  # (D, L, L)
-        W = M @ _root(X)[0]
-        out['white_known'].append(gavish_donoho_rank(W, sigma=sig))
-        out['white_median'].append(gavish_donoho_rank(W))
-        out['raw_known'].append(gavish_donoho_rank(M, sigma=sig / math.sqrt(n * d)))
-        out['raw_median'].append(gavish_donoho_rank(M))
+        for e in select(*DATA_ONLY): out[e.key].append(e(X, Y, sig))                     # (D,) each
     return dict(ns=cfg['ns'], r_star=T.intrinsic_rank, n0=recovery_sample_size(L, d, sig, min(cfg['spectrum'])),
                 ranks={k: torch.stack(v).cpu() for k, v in out.items()})  # each (len(ns), draws)
 
@@ -822,7 +775,7 @@ def by_length(records:list) -> dict:
         # the second-weakest direction's n₀ (none for a rank-1 teacher)
         n0_next = recovery_sample_size(c['L'], c['d'], c['sigma'], sorted(c['spectrum'])[1]) \
             if len(c['spectrum']) > 1 else math.nan
-        per = {k: np.stack([np.array(r['metrics']['ranks'][k]) for r in rr]) for k in DATA_ONLY_LABELS}
+        per = {k: np.stack([np.array(r['metrics']['ranks'][k]) for r in rr]) for k in DATA_ONLY}
         return LengthRecords(m['ns'], m['n0'], n0_next, m['r_star'], c['d'], [r['config']['teacher_seed'] for r in rr],
                              {k: np.concatenate(list(v), -1) for k, v in per.items()}, per)
     return {L: group(rr) for L, rr in out.items()}
@@ -831,7 +784,7 @@ def data_only_table(records:list) -> list:
     "Per L and estimator: n₀, the 50% point (fitted inside its regime) ± s.e., and P(r̂ = r*) at n₀ ± binomial s.e."
     rows = []
     for L, g in by_length(records).items():
-        for k in DATA_ONLY_LABELS:
+        for k in DATA_ONLY:
             hit = (g.ranks[k] == g.r_star)
             ins = np.array([estimator_regime(k, L, n * g.d) for n in g.ns])   # fitted inside the regime only
             n50, se = fifty_point(np.array(g.ns)[ins], hit.sum(1)[ins], np.full(ins.sum(), hit.shape[1])) \
@@ -859,9 +812,9 @@ def data_only_figure(records:list):
         n50, se = fifty_point(g.ns, hit.sum(1), np.full(len(g.ns), hit.shape[1]))
         axs[0].errorbar(n50 / g.n0, .5, xerr=2 * se / g.n0, fmt='D', c=f'C{i}', ms=6, mec='k', capsize=3)
     L0 = min(pooled); g = pooled[L0]; x = np.array(g.ns) / g.n0
-    for j, (k, name) in enumerate(_TEX.items()):
-        axs[1].plot(x, (g.ranks[k] == g.r_star).mean(-1), 'os^v'[j] + ('-' if 'known' in k else '--'), ms=4,
-                    label=name)
+    for e in select(*DATA_ONLY):                              # known-noise forms solid, median forms dashed
+        axs[1].plot(x, (g.ranks[e.key] == g.r_star).mean(-1), e.marker + ('-' if 'known' in e.key else '--'), ms=4,
+                    label=e.legend)
     for ax in axs:
         ax.axvline(1, c='k', ls=':', lw=1); ax.axhline(.5, c='gray', lw=.8); ax.set(xscale='log', xlabel='n / n₀')
         ax.set_xticks([.4, .6, .8, 1, 1.4, 2], ['0.4', '0.6', '0.8', '1', '1.4', '2']); ax.minorticks_off()
@@ -1133,7 +1086,7 @@ def _count_stats(records:list) -> dict:
     n50 = {(r['L'], r['estimator']): r['n50'] for r in data_only_table(records)}
     out = {k: {} for k in ('under', 'over', 'two', 'nbelow', 'outside')}
     for L, g in by_length(records).items():
-        for k in DATA_ONLY_LABELS:
+        for k in DATA_ONLY:
             inside = np.array([estimator_regime(k, L, n * g.d) for n in g.ns])
             r, below = g.ranks[k], inside & (np.array(g.ns) < n50[(L, k)])  # below its own n₅₀, inside its regime
             mean, se = r.mean(-1), r.std(-1, ddof=1) / np.sqrt(r.shape[-1])
@@ -1180,7 +1133,7 @@ def teacher_invariance_claims(records:list) -> list:
     "A symmetry (a check of the code): the distribution of r̂ depends on M* only through its spectrum."
     z, live = [], []
     for g in by_length(records).values():
-        for k in DATA_ONLY_LABELS:
+        for k in DATA_ONLY:
             pt = (g.per_teacher[k] == g.r_star).mean(-1)                                  # (teachers, ns)
             pp = (g.ranks[k] == g.r_star).mean(-1)
             D = g.per_teacher[k].shape[-1]
