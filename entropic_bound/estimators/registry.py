@@ -113,6 +113,7 @@ for _e in (
               r'whitened $\hat MC^{1/2}$, known $\sigma$'),
     Estimator('white_median', _white_median, True, 'whitened M̂C^½, median form', 's', 'data',
               r'whitened $\hat MC^{1/2}$, median form'),
-    Estimator('raw_known', raw_rank, True, 'raw M̂, known σ/√(nd)', '^', 'data', r'raw $\hat M$, known $\sigma/\sqrt{nd}$'),
+    Estimator('raw_known', raw_rank, True, 'raw M̂, known σ/√(nd)', '^', 'data',
+              r'raw $\hat M$, known $\sigma/\sqrt{nd}$'),
     Estimator('raw_median', _raw_median, True, 'raw M̂, median form', 'v', 'data', r'raw $\hat M$, median form')):
     register(_e)

@@ -25,7 +25,7 @@ __all__ = ['THEOREM', 'LADDER_ESTIMATORS', 'COUNTS', 'NOISE_BLOCKS', 'NOISE_LEVE
            'WHAT', 'SURE', 'B16_FLOOR', 'B16_INV', 'DECLARED', 'NOISY_INV', 'NOISY_NOISE', 'NOISY_DECLARED',
            'FIRST_ORDER', 'NEAR', 'K1_WINDOW_WHY', 'K1_SHARP_WHY', 'INF_RESTARTS', 'INF_LOOKS', 'INF_SEED', 'INF_ADAM',
            'INF_NEWTON', 'CERT', 'N_EVAL', 'MC_CHECKS', 'RAW', 'WEYL_ERROR', 'READ', 'GAMMA_DOMAIN', 'B_DECLARED',
-           'CURVES', 'readings', 'shown', 'link_inverse', 'inverse_domain', 'kron_mixer', 'static_map',
+           'CURVES', 'readings', 'recorded_estimators', 'link_inverse', 'inverse_domain', 'kron_mixer', 'static_map',
            'series_variance', 'upper_order', 'gaussian_tail', 'mean_mixing', 'structure', 'linear_static_map',
            'linear_share', 'linear_share_terms', 'linear_share_gamma', 'linear_share_peak', 'rung_task',
            'uniform_share', 'logit_spread', 'static_experiment', 'capacity_experiment', 'normalised_excess',
@@ -58,9 +58,9 @@ def readings(M:torch.Tensor, # one static operator (L, L)
     "Every registered matrix estimator of one operator, by key (soft ranks to 3 decimals)."
     return {e.key: e(M) if e.is_count else round(e(M), 3) for e in select(reads='matrix')}
 
-def shown(static:list, # static records (or their metrics)
-         ) -> tuple:
-    "The registered matrix estimators whose readings the static records hold, in registry order: what tables draw."
+def recorded_estimators(static:list, # static records (or their metrics)
+                       ) -> tuple:
+    "The registered matrix estimators whose readings the static records hold, in registry order (tables, figures)."
     held = {k for r in static for k in r.get('metrics', r)['raw']}
     return tuple(e for e in select(reads='matrix') if e.key in held)
 
@@ -547,8 +547,9 @@ def family_table(static:list, points:dict):
     for name, p in points.items():
         for which in ('raw', 'inverse'):
             if which == 'inverse' and p[0] not in ('static-softmax', 'softmax'): continue
-            rows[f'{name} ({which})'] = {e.label: per_teacher(st[p], lambda m: None if m[which] is None
-                                                              else m[which][e.key]) for e in shown(static)}
+            rows[f'{name} ({which})'] = {
+                e.label: per_teacher(st[p], lambda m: None if m[which] is None else m[which][e.key])
+                for e in recorded_estimators(static)}
     return pd.DataFrame(rows).T
 
 # %% ../../nbs/theorems/20_ladder.ipynb #9838b203
@@ -691,10 +692,9 @@ def logit_scale(task:AttentionTask) -> float:
 
 FIRST_ORDER = 1.   # a convention: the edge is asserted where the expansion parameter is below 1 (1.87–2.65 at β = 4 here)
 
-@THEOREM.claims('static', name='domain')
-def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
-    "Softmax's inverse: where the logit row spread is inside D₀ or D_n (γ = 0), (1 − γ)·spread along γ, tr W at γ = 1."
-    S, rows = ladder_sizes(scale), []
+def _static_domain_claim(static:list, S:dict, margin:float):
+    "The inverse at the static softmax points (γ = 0): defined inside D₀ or D_n by `margin`, undefined outside."
+    rows = []
     D0 = inverse_domain(S['L'], S['d'], S['n'])
     for noisy in (False, True):
         for (kind, g, beta), ms in by_point(static, noisy=noisy).items():
@@ -705,12 +705,18 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
     inside = [r for r in rows if r[3] <= r[4] - margin]
     outside = [r for r in rows if r[3] >= r[4] + margin]
     fmt = lambda rr: sorted({f"{k[:7]} β={b}{' noisy' if n else ''}: {x:.1f}/{D:.1f}" for k, b, n, x, D, _ in rr})
-    claims = [claim('inverse_domain', f"softmax's inverse is defined at every static softmax point whose logit row "
+    return claim('inverse_domain', f"softmax's inverse is defined at every static softmax point whose logit row "
                   f'spread is {margin:g} nats inside its domain, D₀ = ln 1/(Ld ε κ(G)) = {D0:.1f} nats noiseless or '
                   f'D_n = ln 1/(3 entry s.e.) from noisy data, and undefined at every one {margin:g} nats outside',
                   len(inside) > 0 and len(outside) > 0 and all(r[5] for r in inside) and not any(r[5] for r in outside),
                   f'inside (spread/domain): {fmt(inside)}; outside: {fmt(outside)}; '
-                  f'{len(rows) - len(inside) - len(outside)} within {margin:g} nats of it, not asserted', kind='check')]
+                  f'{len(rows) - len(inside) - len(outside)} within {margin:g} nats of it, not asserted', kind='check')
+
+@THEOREM.claims('static', name='domain')
+def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
+    "Softmax's inverse: where the logit row spread is inside D₀ or D_n (γ = 0), (1 − γ)·spread along γ, tr W at γ = 1."
+    S = ladder_sizes(scale)
+    claims = [_static_domain_claim(static, S, margin)]
     st, along, edge = by_point(static), [], []
     for b in S['betas']:
         x0 = [m['logit_spread'] for m in st[('softmax', 0, b)]]            # the positional spread at γ = 0
@@ -1159,26 +1165,23 @@ def sharp_decided(inf:list) -> dict:
 
 MC_CHECKS = (('mc', 'closed', 'se'), ('best_mc', 'best_closed', 'best_se'), ('uniform_mc', 'uniform_closed', 'uniform_se'))
 
-@THEOREM.claims('capacity', 'k1_infimum', name='k1_infimum')
-def infimum_claims(capacity:list, inf:list, scale:str) -> list:
-    "The γ = 0 softmax points in closed form: the size-(k−1) infimum, its certificate, and what it says of TOL."
-    P, cap, S = infimum_points(inf), capacity_points(capacity), ladder_sizes(scale)
-    k, top, eps = S['k'], max(S['betas']), torch.finfo(torch.float64).eps
-    cert = {p: certificate(m, best_run(m)) for p, m in P.items()}
-    sharp = {p: m for p, m in P.items() if p[0] == top}
-    mild = {p: m for p, m in P.items() if p[0] != top}
-    low = {p: min(m['value']) for p, m in P.items()}
+def _matches_evaluate_claim(P:dict):
+    "(a) of `infimum_claims`: the closed forms agree with `evaluate`'s Monte Carlo, within z of their exact log s.e."
     # Monte Carlo against closed form: each deviation in units of its exact log s.e.; a family of 3 per cell
     zc = family_z(len(MC_CHECKS) * len(P))
     dev = {p: max(abs(math.log(m['check'][a] / m['check'][b])) / m['check'][s] for a, b, s in MC_CHECKS)
            for p, m in P.items()}
-    # a trained run's value is its `relative` (a ratio of 2 sums) over the Monte Carlo `uniform_share`: times
-    # uniform_mc / uniform_closed it is that ratio over the exact uniform, log s.e. ≤ 2/√n (`mc_bound`)
-    tr = {p: trained_k1(cap, *p, k) * m['check']['uniform_mc'] / m['uniform'] for p, m in P.items()}
-    zt = family_z(sum(len(tr[p]) for p in mild)) * mc_bound()
-    under = [(p, float(tr[p].min()), low[p]) for p in mild if math.log(tr[p].min() / low[p]) < -zt]
-    R = {p: own_restarts(m['value'], len(P), INF_LOOKS) for p, m in mild.items()}
-    ray = {p: min(m['ray']) / low[p] for p, m in P.items()}
+    return claim('matches_evaluate', "(a) the closed forms are what the trainer measures: on a random size-(k−1) head "
+              "(its own value map, and the best one, cV*), `evaluate`'s Monte Carlo relative excess, and "
+              '`uniform_share`, agree with their closed forms within z = family_z(3 per cell) of their exact log '
+              f's.e. (delta method on the quadratic forms, n = {N_EVAL})', max(dev.values()) <= zc,
+              f'largest |log(MC/closed)|/s.e. {max(dev.values()):.2f} (bound {zc:.2f}); s.e. '
+              f"{min(m['check'][s] for m in P.values() for *_, s in MC_CHECKS):.1e}–"
+              f"{max(m['check'][s] for m in P.values() for *_, s in MC_CHECKS):.1e}")
+
+def _sharp_capacity_claim(P:dict, sharp:dict, low:dict, inf:list, S:dict):
+    "(c) of `infimum_claims`: at the largest β the capacity at TOL is decided by the k − 1 class itself."
+    k, top = S['k'], max(S['betas'])
     verdict = sharp_verdicts(inf)                # a witness below TOL, or the β < 16 standard (`restarts`, `ray_above`)
     Rs = {p: own_restarts(m['value'], len(P), INF_LOOKS) for p, m in sharp.items()}
     decided = {p: verdict[p] in ('witness', 'found') for p in sharp}
@@ -1189,19 +1192,41 @@ def infimum_claims(capacity:list, inf:list, scale:str) -> list:
     Sb = {p: kernel_logits(T[p], k - 1)(torch.tensor(m['best_theta'], dtype=torch.float64)) for p, m in sharp.items()}
     spread = {p: (x.amax(-1) - x.amin(-1)).max().item() for p, x in Sb.items()}              # nats, widest row
     gap = {p: (lambda s: (s[:, 0] - s[:, 1]).min().item())(x.sort(-1, descending=True).values) for p, x in Sb.items()}
-    fmt = lambda ps: '; '.join(f"β={p[0]:g} t{p[1]}: {low[p]:.2e}" for p in ps)
     sv = lambda v: '/'.join(f'{x:.0f}' for x in v)
+    return claim('sharp_capacity', f'(c) at β = {top:g} the capacity read at TOL is decided by the k − 1 class itself: for '
+              'every teacher either a finite rank-(k−1) kernel has closed-form excess below TOL (a witness: the class '
+              'reaches TOL) or its best kernel is a certified local minimum held to the β < 16 standard (reproduced '
+              'twice within its own R, `restarts`; no ray limit below it, `ray_above`)',
+              all(decided.values()),
+              f'decided for {sum(decided.values())} of {len(sharp)} teachers; '
+              + '; '.join(f"t{p[1]}: {low[p]:.2e} {kind(p)}"
+                          + f", reproduced {reproduced(m)}/{len(m['value'])}, R {Rs[p] or '∞ (one hit)'}, ‖∇f‖ {m['grad'][best_run(m)]:.0e}, "
+                          f"logit spread {spread[p]:.0f} nats, smallest top-two gap {gap[p]:.2g}, W's singular values "
+                          f"{sv(m['best_half_sv'])} → {sv(m['best_sv'])} over Newton's second half (shown)"
+                          for p, m in sharp.items()), **declared('k1_sharp_capacity'))
+
+@THEOREM.claims('capacity', 'k1_infimum', name='k1_infimum')
+def infimum_claims(capacity:list, inf:list, scale:str) -> list:
+    "The γ = 0 softmax points in closed form: the size-(k−1) infimum, its certificate, and what it says of TOL."
+    P, cap, S = infimum_points(inf), capacity_points(capacity), ladder_sizes(scale)
+    k, top, eps = S['k'], max(S['betas']), torch.finfo(torch.float64).eps
+    cert = {p: certificate(m, best_run(m)) for p, m in P.items()}
+    sharp = {p: m for p, m in P.items() if p[0] == top}
+    mild = {p: m for p, m in P.items() if p[0] != top}
+    low = {p: min(m['value']) for p, m in P.items()}
+    # a trained run's value is its `relative` (a ratio of 2 sums) over the Monte Carlo `uniform_share`: times
+    # uniform_mc / uniform_closed it is that ratio over the exact uniform, log s.e. ≤ 2/√n (`mc_bound`)
+    tr = {p: trained_k1(cap, *p, k) * m['check']['uniform_mc'] / m['uniform'] for p, m in P.items()}
+    zt = family_z(sum(len(tr[p]) for p in mild)) * mc_bound()
+    under = [(p, float(tr[p].min()), low[p]) for p in mild if math.log(tr[p].min() / low[p]) < -zt]
+    R = {p: own_restarts(m['value'], len(P), INF_LOOKS) for p, m in mild.items()}
+    ray = {p: min(m['ray']) / low[p] for p, m in P.items()}
+    fmt = lambda ps: '; '.join(f"β={p[0]:g} t{p[1]}: {low[p]:.2e}" for p in ps)
     return [
         claim('at_k', f'(a) at size k the closed-form excess is 0 to round-off: the teacher\'s own kernel W* gives ≤ ε '
               f'= {eps:.1e} (normalised), every β and teacher', all(m['at_k'] <= eps for m in P.values()),
               f"largest {max(m['at_k'] for m in P.values()):.1e}"),
-        claim('matches_evaluate', "(a) the closed forms are what the trainer measures: on a random size-(k−1) head "
-              "(its own value map, and the best one, cV*), `evaluate`'s Monte Carlo relative excess, and "
-              '`uniform_share`, agree with their closed forms within z = family_z(3 per cell) of their exact log '
-              f's.e. (delta method on the quadratic forms, n = {N_EVAL})', max(dev.values()) <= zc,
-              f'largest |log(MC/closed)|/s.e. {max(dev.values()):.2f} (bound {zc:.2f}); s.e. '
-              f"{min(m['check'][s] for m in P.values() for *_, s in MC_CHECKS):.1e}–"
-              f"{max(m['check'][s] for m in P.values() for *_, s in MC_CHECKS):.1e}"),
+        _matches_evaluate_claim(P),
         claim('trained_above', f'(a) where the minimum is attained (β < {top:g}), every trained size-(k−1) run (every '
               'restart) at the γ = 0 softmax points lies at or above its teacher\'s certified closed-form minimum within '
               f'its Monte Carlo error (log s.e. ≤ 2/√n = {mc_bound():.4f}, z = family_z over the runs: a factor '
@@ -1237,17 +1262,7 @@ def infimum_claims(capacity:list, inf:list, scale:str) -> list:
               'not searched beyond them)', min(ray.values()) > 1,
               f'smallest (ray limit)/(best) per cell {min(ray.values()):.2f} ({fmt([min(ray, key=ray.get)])}); '
               + '; '.join(f"β={p[0]:g} t{p[1]} {r:.1f}" for p, r in ray.items() if p[0] == top)),
-        claim('sharp_capacity', f'(c) at β = {top:g} the capacity read at TOL is decided by the k − 1 class itself: for '
-              'every teacher either a finite rank-(k−1) kernel has closed-form excess below TOL (a witness: the class '
-              'reaches TOL) or its best kernel is a certified local minimum held to the β < 16 standard (reproduced '
-              'twice within its own R, `restarts`; no ray limit below it, `ray_above`)',
-              all(decided.values()),
-              f'decided for {sum(decided.values())} of {len(sharp)} teachers; '
-              + '; '.join(f"t{p[1]}: {low[p]:.2e} {kind(p)}"
-                          + f", reproduced {reproduced(m)}/{len(m['value'])}, R {Rs[p] or '∞ (one hit)'}, ‖∇f‖ {m['grad'][best_run(m)]:.0e}, "
-                          f"logit spread {spread[p]:.0f} nats, smallest top-two gap {gap[p]:.2g}, W's singular values "
-                          f"{sv(m['best_half_sv'])} → {sv(m['best_sv'])} over Newton's second half (shown)"
-                          for p, m in sharp.items()), **declared('k1_sharp_capacity'))]
+        _sharp_capacity_claim(P, sharp, low, inf, S)]
 
 # %% ../../nbs/theorems/20_ladder.ipynb #rung-claims
 @THEOREM.claims('static', 'capacity', 'k1_infimum', name='rungs')
@@ -1581,44 +1596,51 @@ def weyl_points(static:list, scale:str, gate=None) -> tuple:
                     if (r := gate(m, 'linear', e, P, S['L'], S['d'], S['n'])) is not None]
     return pts, dev
 
+def _class_misread_claim(static:list, S:dict, # static records; `ladder_sizes` of their scale
+                        kind:str, beta, lab:str, # one curve of `_classes`
+                        rule, # the reading rule `rule(m, kind, e, points)`
+                       ):
+    "(b) for one curve: every estimator misreads by γ = 1, where the data decide the reading (`gamma_misread_claims`)."
+    cv = gamma_curves(static, kind, beta, S['gammas'])
+    rd, gv = cv['readings'], gated_values(cv, kind, rule)
+    fm = first_misread(static, kind, beta, S['gammas'], gate=rule)
+    ev, T = evaluable(fm, gv), len(rd[0])
+    last = [max((g for g, row in zip(S['gammas'], rd) if row[t] is not None), default=None) for t in range(T)]
+    pts = sum(row[t] is not None for row in rd[1:] for t in range(T) if rd[0][t] is not None)
+    read = {e: sum(v is not None for row in gv[e][1:] for v in row) for e in LADDER_ESTIMATORS}   # γ > 0 readings
+    bad = {e: [t for t in ev[e] if fm[e][t] is None] for e in LADDER_ESTIMATORS}   # read at every γ, never misread
+    dec, N = sum(map(len, ev.values())), len(LADDER_ESTIMATORS) * T
+    none = [e for e in LADDER_ESTIMATORS if not ev[e]]
+    nov = sum(m.get('inverse_noise_q', 0) is None and m['inverse'] is not None for row in cv['metrics'] for m in row)
+    return claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1, judged '
+                 "where the data decide the reading: the static estimate has a reading (softmax's inverse "
+                 'defined) and every spectrum within the noise bound of its own (`noise_bound`: the Gaussian '
+                 'quantile of its '
+                 "delete-a-block replicates, through the inverse from theirs; all of the curve's estimates at "
+                 f'once with probability {1 - WEYL_ERROR:.0%}) gives the same count (`decided_reading`); '
+                 'elsewhere there is no reading (neither a misreading nor a match); Gavish–Donoho, entropy and '
+                 'stable rank are not read (no count interval). An (estimator, teacher) pair is decided by a '
+                 'misreading at a read γ, or by a reading at every γ; the claim holds when some pair is decided '
+                 'and every decided pair misreads '
+                 + (f'(not evaluable: 0 of {N} pairs decided)' if not dec else
+                    f'(decided: {dec} of {N} pairs; not evaluable, no pair decided: {", ".join(none) or "none"})'),
+                 dec > 0 and not any(bad.values()),
+                 f'{pts} of {(len(rd) - 1) * T} (γ > 0, teacher) points have a reading'
+                 + (f' ({nov} of them with no noise bound: a replicate\'s inverse is undefined)' if nov else '')
+                 + f'; decided there per estimator: {read}; largest γ with a reading per teacher: '
+                 f'{last}; decided teachers per estimator: {ev}; decided and never misread: {bad}; first '
+                 f'misreading γ per teacher: {fm}',
+                 **(B_DECLARED.get(beta, {}) if kind == 'softmax' else {}))
+
 @THEOREM.claims('static', name='gamma_misreads')
 def gamma_misread_claims(static:list, scale:str,
                          gate=None, # the reading rule (default `decided_reading`; a test puts the iid rule back)
                         ) -> list:
     "(b) every estimator eventually misreads, counted where the data decide the reading (an undecided one is no misread)."
-    S, out = ladder_sizes(scale), []
+    S = ladder_sizes(scale)
     gate = gate or decided_reading
     rule = lambda m, kind, e, P: gate(m, kind, e, P, S['L'], S['d'], S['n'])
-    for kind, beta, lab in _classes(S['betas']):
-        cv = gamma_curves(static, kind, beta, S['gammas'])
-        rd, gv = cv['readings'], gated_values(cv, kind, rule)
-        fm = first_misread(static, kind, beta, S['gammas'], gate=rule)
-        ev, T = evaluable(fm, gv), len(rd[0])
-        last = [max((g for g, row in zip(S['gammas'], rd) if row[t] is not None), default=None) for t in range(T)]
-        pts = sum(row[t] is not None for row in rd[1:] for t in range(T) if rd[0][t] is not None)
-        read = {e: sum(v is not None for row in gv[e][1:] for v in row) for e in LADDER_ESTIMATORS}   # γ > 0 readings
-        bad = {e: [t for t in ev[e] if fm[e][t] is None] for e in LADDER_ESTIMATORS}   # read at every γ, never misread
-        dec, N = sum(map(len, ev.values())), len(LADDER_ESTIMATORS) * T
-        none = [e for e in LADDER_ESTIMATORS if not ev[e]]
-        nov = sum(m.get('inverse_noise_q', 0) is None and m['inverse'] is not None for row in cv['metrics'] for m in row)
-        out.append(claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1, judged '
-                         "where the data decide the reading: the static estimate has a reading (softmax's inverse "
-                         'defined) and every spectrum within the noise bound of its own (`noise_bound`: the Gaussian quantile of its '
-                         "delete-a-block replicates, through the inverse from theirs; all of the curve's estimates at "
-                         f'once with probability {1 - WEYL_ERROR:.0%}) gives the same count (`decided_reading`); '
-                         'elsewhere there is no reading (neither a misreading nor a match); Gavish–Donoho, entropy and '
-                         'stable rank are not read (no count interval). An (estimator, teacher) pair is decided by a '
-                         'misreading at a read γ, or by a reading at every γ; the claim holds when some pair is decided '
-                         'and every decided pair misreads '
-                         + (f'(not evaluable: 0 of {N} pairs decided)' if not dec else
-                            f'(decided: {dec} of {N} pairs; not evaluable, no pair decided: {", ".join(none) or "none"})'),
-                         dec > 0 and not any(bad.values()),
-                         f'{pts} of {(len(rd) - 1) * T} (γ > 0, teacher) points have a reading'
-                         + (f' ({nov} of them with no noise bound: a replicate\'s inverse is undefined)' if nov else '')
-                         + f'; decided there per estimator: {read}; largest γ with a reading per teacher: '
-                         f'{last}; decided teachers per estimator: {ev}; decided and never misread: {bad}; first '
-                         f'misreading γ per teacher: {fm}',
-                         **(B_DECLARED.get(beta, {}) if kind == 'softmax' else {})))
+    out = [_class_misread_claim(static, S, kind, beta, lab, rule) for kind, beta, lab in _classes(S['betas'])]
     pop = first_misread(static, 'linear', 1, S['gammas'], which='population')
     est = first_misread(static, 'linear', 1, S['gammas'], gate=rule)
     pts, dev = weyl_points(static, scale, gate)
@@ -1721,7 +1743,7 @@ def gamma_figure(static:list, gammas:list, betas=(1, 4, 16)):
     fig, axs = plt.subplots(2, 2, figsize=(11, 7.2))
     for ax, kind in zip(axs[0], ('linear', 'softmax')):
         rd = gamma_curves(static, kind, 1, gammas)['readings']
-        for i, e in enumerate(shown(static)):
+        for i, e in enumerate(recorded_estimators(static)):
             v = np.array([[np.nan if r is None else r[e.key] for r in row] for row in rd], float)   # (γ, teachers)
             x = np.maximum(np.array(gammas) * (1 + .03 * (i - 3)), 4e-3)                          # small offsets
             ax.plot(x, np.nanmedian(v, 1), marker=e.marker, ms=4, lw=1, label=e.legend)
