@@ -849,11 +849,11 @@ def n50_bracket(records:list, estimator:str='white_known') -> list:
         rows.append(dict(L=L, n0=g.n0, n50=n50, se=se, ns=g.ns[sl], r_star=g.r_star))
     return rows
 
-@THEOREM.claims('data_only')
-def n50_claims(records:list) -> list:
-    "n₀ is the L → ∞ 50% point (a = 0), the 1/L form of the correction, and its derived size."
-    f, rows = n50_line(records)
-    b0 = n50_slope(rows)                                             # the correction b/L once a = 0 is asserted
+def _correction_size_claim(records:list, rows:list, # data-only records; their `n50_line` rows
+                           mr:list, # `margin_readings` of the records
+                           fit0:str, # the a = 0 logistic fit, as `n50_claims` prints it
+                          ):
+    "`n50_claims`'s `correction_size`: b read at each L from the derived detection curve, against the derived b."
     rs, (spec, sig) = rows[0]['r_star'], (records[0]['config'][k] for k in ('spectrum', 'sigma'))
     b1, inter = n50_single_spike(3 * sig ** 2 / min(spec) ** 2), n50_interaction(spec, sig)
     bd, bl = n50_coefficient(spec, sig), n50_slope(n50_bracket(records))
@@ -861,15 +861,40 @@ def n50_claims(records:list) -> list:
            *b_from_p_at_n0(r['p_at_n0'], r['se_p'], r['n_at_n0'], r['n0'], r['L'], spec, sig)) for r in rows]
     w = np.array([1 / x[5] ** 2 for x in bL]); bs = np.array([x[4] for x in bL])
     bm, se_m = float((w * bs).sum() / w.sum()), float(w.sum() ** -.5)
+    fb = weighted_line([1 / r['L'] for r in mr], [r['b'] for r in mr], [r['se_b'] for r in mr])   # b_L = b∞ + e/L
+    per_m = ', '.join(f"L = {r['L']}: b = {r['b']:.2f} ± {r['se_b']:.2f} (B(n₀) = {r['shift']:.2f} ± "
+                      f"{r['se_shift']:.2f}), width {r['width']:.3f} ± {r['se_width']:.3f}, skew {r['skew']:.2f} ± "
+                      f"{r['se_skew']:.2f} ({r['points']} points)" for r in mr)
+    old = rs - 1 + n50_repulsion(spec, sig)           # the earlier derivation: one noise dimension per stronger direction
+    return claim('correction_size', f"Gavish–Donoho, whitened operator, known σ: b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
+              "real-Wishart 1/L, the detection margin's second-order mean and its skew) plus the r* − 1 = "
+              f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − s_{{r*}}²) "
+              f"and signal repulsion), b = {bd:.3f}; read at each L from the derived detection curve fitted by maximum "
+              "likelihood over `margin_window` (a convention: every Schur factor ≤ 2), with B(n₀), the width and the skew "
+              "free (`margin_fit`: b's s.e. carries their error), as the fitted curve's n₅₀/n₀ = 1 + b_L/L, the asymptote "
+              "of b_L = b∞ + e/L equals it within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fb.a - bd) <= 3 * fb.se_a,
+              f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}; 3-s.e. band '
+              f'[{fb.a - 3 * fb.se_a:.2f}, {fb.a + 3 * fb.se_a:.2f}]: the earlier derivation r* − 1 + repulsion = {old:.3f} '
+              f'{"outside" if abs(fb.a - old) > 3 * fb.se_a else "inside"} it), e = {fb.b:.1f} ± '
+              f'{fb.se_b:.1f}, χ² = {fb.chi2:.2f} on {fb.dof} dof; per L: {per_m}; B(n₀) read at n₀ alone through the '
+              f'derived width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: compare the '
+              f'fitted B(n₀) above): {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
+                                                      for L, p, e, q, x, y in bL)
+              + f'; the logistic over 0.4–2 n₀ reads the skewed curve low (§4): {fit0}; read locally (`n50_bracket`): '
+              f'b = {bl.c:.2f} ± {bl.se:.2f} ((b − {bd:.3f})/s.e. = {(bl.c - bd) / bl.se:+.1f}: pulled low by the '
+              "median's O(1/L²) term, §4)")
+
+@THEOREM.claims('data_only')
+def n50_claims(records:list) -> list:
+    "n₀ is the L → ∞ 50% point (a = 0), the 1/L form of the correction, and its derived size."
+    f, rows = n50_line(records)
+    b0 = n50_slope(rows)                                             # the correction b/L once a = 0 is asserted
+    spec, sig = (records[0]['config'][k] for k in ('spectrum', 'sigma'))
+    bd = n50_coefficient(spec, sig)
     mr = margin_readings(records)                                    # b, width and skew read together at each L
     inv = [1 / r['L'] for r in mr]
-    fb = weighted_line(inv, [r['b'] for r in mr], [r['se_b'] for r in mr])            # b_L = b∞ + e/L
     fw = weighted_line(inv, [r['width'] for r in mr], [r['se_width'] for r in mr])    # w_L = w∞ + c/L
     fs = weighted_line(inv, [r['skew'] for r in mr], [r['se_skew'] for r in mr])      # skew_L = skew∞ + c'/L
-    per_m = ', '.join(f"L = {r['L']}: b = {r['b']:.2f} ± {r['se_b']:.2f} (B(n₀) = {r['shift']:.2f} ± {r['se_shift']:.2f}), "
-                      f"width {r['width']:.3f} ± {r['se_width']:.3f}, skew {r['skew']:.2f} ± {r['se_skew']:.2f} "
-                      f"({r['points']} points)" for r in mr)
-    old = rs - 1 + n50_repulsion(spec, sig)           # the earlier derivation: one noise dimension per stronger direction
     per_L = ', '.join(f"L = {r['L']}: {r['n50'] / r['n0']:.3f} ± {r['se'] / r['n0']:.3f}" for r in rows)
     fit_ = f'a = {f.a:+.4f} ± {f.se_a:.4f}, b = {f.b:.2f} ± {f.se_b:.2f}, χ² = {f.chi2:.2f} on {f.dof} dof'
     fit0 = f'with a = 0: b = {b0.c:.2f} ± {b0.se:.2f}, χ² = {b0.chi2:.2f} on {b0.dof} dof'
@@ -894,23 +919,7 @@ def n50_claims(records:list) -> list:
               f"skew∞ = {fs.a:.2f} ± {fs.se_a:.2f} ((skew∞ − 1)/s.e. = {(fs.a - 1) / fs.se_a:+.1f}; resolves |skew∞ − 1| ≥ "
               f"{3 * fs.se_a:.2f}), c' = {fs.b:.1f} ± {fs.se_b:.1f}, χ² = {fs.chi2:.2f} on {fs.dof} dof; per L: " + ', '.join(
                   f"{r['L']}: {r['skew']:.2f} ± {r['se_skew']:.2f}" for r in mr)),
-        claim('correction_size', f"Gavish–Donoho, whitened operator, known σ: b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
-              "real-Wishart 1/L, the detection margin's second-order mean and its skew) plus the r* − 1 = "
-              f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − s_{{r*}}²) "
-              f"and signal repulsion), b = {bd:.3f}; read at each L from the derived detection curve fitted by maximum "
-              "likelihood over `margin_window` (a convention: every Schur factor ≤ 2), with B(n₀), the width and the skew "
-              "free (`margin_fit`: b's s.e. carries their error), as the fitted curve's n₅₀/n₀ = 1 + b_L/L, the asymptote "
-              "of b_L = b∞ + e/L equals it within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fb.a - bd) <= 3 * fb.se_a,
-              f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}; 3-s.e. band '
-              f'[{fb.a - 3 * fb.se_a:.2f}, {fb.a + 3 * fb.se_a:.2f}]: the earlier derivation r* − 1 + repulsion = {old:.3f} '
-              f'{"outside" if abs(fb.a - old) > 3 * fb.se_a else "inside"} it), e = {fb.b:.1f} ± '
-              f'{fb.se_b:.1f}, χ² = {fb.chi2:.2f} on {fb.dof} dof; per L: {per_m}; B(n₀) read at n₀ alone through the '
-              f'derived width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: compare the '
-              f'fitted B(n₀) above): {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
-                                                      for L, p, e, q, x, y in bL)
-              + f'; the logistic over 0.4–2 n₀ reads the skewed curve low (§4): {fit0}; read locally (`n50_bracket`): '
-              f'b = {bl.c:.2f} ± {bl.se:.2f} ((b − {bd:.3f})/s.e. = {(bl.c - bd) / bl.se:+.1f}: pulled low by the '
-              "median's O(1/L²) term, §4)"),
+        _correction_size_claim(records, rows, mr, fit0),
         # the reading this claim was first judged by, kept as its own claim: `correction_size` reads b at n₀ instead,
         # a choice made after this one disagreed (§4 says so)
         claim('correction_logistic', f'the 50% points fitted by the logistic over the grid (`n50_line`, the points of '
