@@ -7,10 +7,11 @@ from __future__ import annotations
 import math
 import numpy as np
 import torch
-from .heads import (attention_modules, rotate, core_energies, visible_field, random_maps)
+from .loading import as_family
+from .heads import rotate, core_energies, visible_field, random_maps
 from ..spectra import _energies, energy_rank_of_spectrum
 from .truncation import (FitStats, HeadFit, Replacement, replacement, layer_weights, layer_tensors,
-                                       project, run_layers, model_shape, _visible, Sums, fit_heads)
+                                       project, run_layers, model_shape, visible_keys, Sums, fit_heads)
 
 # %% auto #0
 __all__ = ['TAUS', 'second_order', 'second_order_direct', 'field_energies', 'tail_curve', 'predict_heads', 'readings',
@@ -83,7 +84,7 @@ class _Predicting:
         wc = {n: cast(t) if torch.is_tensor(t) else t for n, t in w.items()}
         q, k, v = layer_tensors(x, wc)                                       # (B, H, L, dh)
         rot = (lambda t: rotate(t, *(cast(r) for r in rope))) if w['rope'] else (lambda t: t)
-        kr, vis = rot(k), _visible(x.shape[1], w['causal'], x.device)
+        kr, vis = rot(k), visible_keys(x.shape[1], w['causal'], x.device)
         self.fields.append(field_energies(rot(q).double(), kr.double(), w['causal']))
         for m in self.random:
             rep_k = q.shape[1] // m['Wk'].shape[0]                           # query heads per key head
@@ -110,7 +111,8 @@ def tail_curve(e:torch.Tensor) -> torch.Tensor: # (..., n) squared singular valu
     c = torch.cat([torch.zeros_like(e[..., :1]), e.cumsum(-1)], -1)
     return 1 - c / c[..., -1:].clamp_min(1e-300)
 
-def predict_heads(model, family:str, ids:torch.Tensor, # (N, L) fit texts (N ≥ 2)
+def predict_heads(model, family, # a `Family` or its name
+                  ids:torch.Tensor, # (N, L) fit texts (N ≥ 2)
                   draws:int=1, # random Q/K maps per layer for the control
                   seed:int=0, batch:int=16, progress=None) -> dict:
     "Every predictor of every head from the fit texts, cross-fitted over two folds; and the whole fit (`HeadFit`)."
@@ -118,7 +120,7 @@ def predict_heads(model, family:str, ids:torch.Tensor, # (N, L) fit texts (N ≥
     folds = (ids[0::2], ids[1::2])
     fits = [fit_heads(model, family, f, batch, progress) for f in folds]
     fit = fits[0] + fits[1]
-    mods = attention_modules(model, family)
+    mods = as_family(family).attention_modules(model)
     ws = [layer_weights(a, family, model.config) for a in mods]
     pred = [_Predicting(ws[l], draws, seed, l) for l in range(len(mods))]
     for f in (0, 1):                                                        # each fold with the other's replacement

@@ -4,25 +4,24 @@
 
 # %% ../../nbs/real/55_head_ranks.ipynb #eff2e41e
 from __future__ import annotations
-import heapq, json, math, sys, time
+import heapq, json, math, time
 from pathlib import Path
 import numpy as np
 import torch
-from .heads import attention_modules, load_model
+from .loading import as_family
 from .truncation import (KINDS, HeadFit, apply_head_ranks, check_ranks, embed, output_quality,
                                        query_state, restore_queries, set_queries, query_maps, replacement,
                                        layer_weights, measure_truncation, model_changes, needed_rank, fit_heads)
 from .head_predictors import (TAUS, predict_heads, rank_grid, grid_index, calibration, spearman)
-from .texts import docstring_split, file_split
+from .texts import docstring_split
 
 # %% auto #0
-__all__ = ['ALLOCATIONS', 'TOLERANCES', 'TARGET', 'FULL_RANK_CHANGE', 'SPECTRAL', 'PREDICTORS', 'BASELINES', 'PERMUTATION_DRAWS',
-           'CALIBRATION_MARGIN', 'PREDICTED_RULES', 'waterfill', 'uniform_ranks', 'allocation_ranks', 'Evaluator',
-           'meets', 'least_total_rank', 'oracle_share', 'study_texts', 'predictor_table', 'heads_study',
-           'model_heads_study', 'readings_of', 'compression_study', 'permutation_control', 'score', 'predictor_claims',
-           'permuted_calibration', 'calibration_control', 'calibration_claim', 'merged_curve', 'compression_claims',
-           'rank_claims', 'draw_needed', 'draw_compression', 'truncation_frame', 'needed_frame', 'load_truncation',
-           'truncate_command', 'truncation_summary']
+__all__ = ['ALLOCATIONS', 'TOLERANCES', 'TARGET', 'SPECTRAL', 'PREDICTORS', 'BASELINES', 'PERMUTATION_DRAWS',
+           'CALIBRATION_MARGIN', 'waterfill', 'uniform_ranks', 'allocation_ranks', 'Evaluator', 'meets',
+           'least_total_rank', 'oracle_share', 'study_texts', 'predictor_table', 'heads_study', 'model_heads_study',
+           'readings_of', 'compression_study', 'permutation_control', 'score', 'permuted_calibration',
+           'calibration_control', 'merged_curve', 'draw_needed', 'draw_compression', 'truncation_frame', 'needed_frame',
+           'load_truncation']
 
 # %% ../../nbs/real/55_head_ranks.ipynb #62143ed2
 def waterfill(curves, # (heads, d_head + 1) change per rank, larger is worse
@@ -69,10 +68,10 @@ def allocation_ranks(rule:str, total:int, readings:dict, # `heads_study` curves 
 # %% ../../nbs/real/55_head_ranks.ipynb #6bc09d2f
 class Evaluator:
     "The model's output quality on held-out texts, every head truncated at once (a working copy, restored each time)."
-    def __init__(self, model, family:str, fit:HeadFit, ids:torch.Tensor, batch:int=16):
+    def __init__(self, model, family, fit:HeadFit, ids:torch.Tensor, batch:int=16):
         import copy
         self.work, self.family, self.fit, self.ids, self.batch = copy.deepcopy(model), family, fit, ids, batch
-        self.mods = attention_modules(self.work, family)
+        self.mods = as_family(family).attention_modules(self.work)
         self.saved = [query_state(a, family) for a in self.mods]
         self.ws = [layer_weights(a, family, model.config) for a in self.mods]
         self.E0 = embed(model, ids, batch, family)
@@ -202,7 +201,6 @@ def compression_study(cfg:dict, # + rule, budgets (total kept ranks), target (no
     return dict(out, evaluations=ev.calls - calls, seconds=time.perf_counter() - t0)
 
 # %% ../../nbs/real/55_head_ranks.ipynb #999a98c0
-FULL_RANK_CHANGE = 1e-6      # 1 − cos: float32 round-off of a full-rank replacement (derivation above)
 SPECTRAL = ('field_e0.9', 'pooled_e0.9', 'metric_e0.9', 'raw_e0.9', 'keys_e0.9', 'stable', 'uniform_field_energy')
 PREDICTORS = ('second_order',) + SPECTRAL
 BASELINES = ('uniform', 'weight_svd', 'key_pca')
@@ -221,27 +219,6 @@ def score(studies:list, tol:str, pred:str, what:str) -> np.ndarray:
     if pred == 'permutation': return np.array([permutation_control(s, tol)[what] for s in studies])
     return np.array([s['scores'][tol][pred][what] for s in studies])
 
-def _ms(x) -> str: return f"{np.mean(x):.2f} ± {np.std(x):.2f}"
-
-def predictor_claims(studies:list, tol:str, declared:dict) -> list:
-    "The second-order prediction's ordering at one tolerance: against the random control, and ahead of every count."
-    from entropic_bound.harness.claims import claim
-    n = np.asarray(studies[0]['stable']).size
-    margin = 2 * math.sqrt(2 / (n - 1))
-    rnd, sp = score(studies, tol, 'permutation', 'spearman'), score(studies, tol, 'second_order', 'spearman')
-    cid = f'kl{tol}/second_order/orders_heads'
-    out = [claim(cid, f"at KL ≤ {tol} nats, the second-order prediction's Spearman with the needed rank exceeds the "
-                 f"random control's by 2·√(2/(n−1)) = {margin:.2f}", sp.mean() - rnd.mean() > margin,
-                 f"Spearman {_ms(sp)} vs random {_ms(rnd)} over {len(studies)} resamples", **declared.get(cid, {}))]
-    best = max(SPECTRAL, key=lambda p: score(studies, tol, p, 'spearman').mean())
-    cid = f'kl{tol}/second_order/best_spearman'
-    out.append(claim(cid, f"at KL ≤ {tol} nats the second-order prediction orders heads better than every spectral "
-                     "count and the raw kernel, in every resample",
-                     (sp > np.max([score(studies, tol, p, 'spearman') for p in SPECTRAL], axis=0)).all(),
-                     f"second order {_ms(sp)}; best spectral ({best}) {_ms(score(studies, tol, best, 'spearman'))}",
-                     **declared.get(cid, {})))
-    return out
-
 CALIBRATION_MARGIN = 2 * math.sqrt(2)    # null standard deviations a share must clear (the Spearman margin's rule)
 
 def permuted_calibration(study:dict, tol:str, draws:int=PERMUTATION_DRAWS) -> np.ndarray:
@@ -258,32 +235,6 @@ def calibration_control(studies:list, tol:str) -> dict:
     thr = mean + CALIBRATION_MARGIN * sd
     return dict(mean=mean, sd=sd, threshold=thr, evaluable=bool((thr < 1).all()))
 
-def calibration_claim(studies:list, declared:dict):
-    "Second order beats the permutation control's calibration at every tolerance where the grid leaves room."
-    from entropic_bound.harness.claims import claim
-    tols = list(studies[0]['needed'])
-    ctl = {t: calibration_control(studies, t) for t in tols}
-    ok = [t for t in tols if ctl[t]['evaluable']]
-    no = [t for t in tols if not ctl[t]['evaluable']]
-    c = {t: score(studies, t, 'second_order', 'calibration') for t in tols}
-    holds = bool(ok) and all((c[t] > ctl[t]['threshold']).all() for t in ok)   # judging nothing is not holding
-    where = (f"at KL ≤ {', '.join(ok)} nats" if ok else "at no tolerance (not evaluable anywhere)")
-    absent = (f"; not evaluable at KL ≤ {', '.join(no)} nats, where the control's threshold reaches or passes 1, so "
-              "that no reading can clear it" if no else "")
-    return claim('second_order/calibrated', f"{where}, the second-order prediction puts more heads within one grid "
-                 "step of their needed rank than the permutation control by 2√2 of the control's standard deviations "
-                 f"(over {PERMUTATION_DRAWS} permutations), in every resample{absent}", holds,
-                 '; '.join(f"KL ≤ {t}: second order {_ms(c[t])}, control {_ms(ctl[t]['mean'])}, threshold "
-                           f"{ctl[t]['threshold'].max():.2f}" for t in tols),
-                 **declared.get('second_order/calibrated', {}))
-
-PREDICTED_RULES = ('second_order', 'field') + BASELINES          # every rule computed before truncating: (a)–(d)
-
-def _se(x) -> str:
-    "Mean ± standard error over resamples, or the one value and 'no s.e.' where there is one resample."
-    if len(x) == 1: return f"{np.mean(x):.2f}, no s.e. (1 resample)"
-    return f"{np.mean(x):.2f} ± {np.std(x, ddof=1) / math.sqrt(len(x)):.2f} s.e. over {len(x)} resamples"
-
 def merged_curve(comp:dict, top:dict) -> dict:
     "{rule: metrics} with each rule's curve extended by its curve-only record at the top budgets (sorted by budget)."
     out = {}
@@ -291,79 +242,6 @@ def merged_curve(comp:dict, top:dict) -> dict:
         pts = sorted(zip(c['budgets'] + top[r]['budgets'], c['curve'] + top[r]['curve']), key=lambda x: x[0])
         out[r] = dict(c, budgets=[b for b, _ in pts], curve=[q for _, q in pts])
     return out
-
-def compression_claims(comps:list, # {rule: `compression_study` metrics}, one per compression resample
-                       declared:dict, top:list=None, # {rule: curve-only metrics} at the top budgets, per resample
-                      ) -> list:
-    "The compression curve's claims: the oracle share in every resample (and to the top), the least total rank."
-    from entropic_bound.harness.claims import claim
-    emb = lambda comp, r: [q['embedding_change'] for q in comp[r]['curve']]
-    sh = lambda comp, r: oracle_share(emb(comp, r), emb(comp, 'uniform'), emb(comp, 'oracle'))
-    so, fi = [sh(c, 'second_order') for c in comps], [sh(c, 'field') for c in comps]
-    out = [claim('compression/oracle_share', "the second-order allocation captures ≥ 75% of the oracle's gain over "
-                 "uniform along the compression curve, in every resample of the curve", min(so) >= .75,
-                 f"share {_se(so)}: " + ', '.join(f'{v:.2f}' for v in so)
-                 + f" (field count: {_se(fi)})", **declared.get('compression/oracle_share', {}))]
-    if top is not None:
-        ms = [merged_curve(c, t) for c, t in zip(comps, [top] if isinstance(top, dict) else top)]
-        st, ft = [sh(m, 'second_order') for m in ms], [sh(m, 'field') for m in ms]
-        out.append(claim('compression/oracle_share_to_target', "with the curve extended to where every rule meets the "
-                         "target, the second-order allocation still captures ≥ 75% of the oracle's gain over uniform, "
-                         "in every resample of the curve's top", min(st) >= .75,
-                         f"share {_se(st)}: " + ', '.join(f'{v:.2f}' for v in st)
-                         + f", up to total rank {max(ms[0]['uniform']['budgets'])} (field count: {_se(ft)})",
-                         **declared.get('compression/oracle_share_to_target', {})))
-    least = [{r: c[r]['least']['total'] for r in PREDICTED_RULES} for c in comps]
-    holds = all(l['second_order'] <= min(l.values()) for l in least)
-    out.append(claim('compression/least_total_rank', "no rule computed before truncating (field count, uniform, weight "
-                     "SVD, key PCA) needs less total rank than the second-order allocation to meet the quality target, "
-                     "in every resample of the curve", holds, '; '.join(', '.join(f"{r} {v}" for r, v in l.items())
-                     + f" (oracle {c['oracle']['least']['total']})" for l, c in zip(least, comps)),
-                     **declared.get('compression/least_total_rank', {})))
-    return out
-
-def rank_claims(studies:list, # `heads_study` metrics, one per text resample
-                comps:list, # {rule: `compression_study` metrics} (every rule of `ALLOCATIONS`), one per resample
-                declared:dict=None, # {local id: dict(expect=..., why=...)}: declared disagreements
-                top:list=None, # {rule: curve-only `compression_study` metrics} at the top budgets, per resample
-               ) -> list:
-    "The truncation study's claims (local ids)."
-    from entropic_bound.harness.claims import claim
-    declared, comps = declared or {}, [comps] if isinstance(comps, dict) else comps
-    out, full = [], max(c['full']['embedding_change'] for comp in comps for c in comp.values())
-    out.append(claim('full_rank/round_off', "at full rank every rule's truncated model reproduces the model's sentence "
-                     "embeddings to round-off", full < FULL_RANK_CHANGE and all(c['full']['retrieval'] == 1
-                     for comp in comps for c in comp.values()), f"largest 1 − cos {full:.1e}", kind='check'))
-    out.append(_permutation_check(studies[0]))
-    for t in studies[0]['needed']:
-        sh = [float((np.asarray(s['needed'][t]['metric']) < np.asarray(s['needed'][t]['raw'])).mean()) for s in studies]
-        cid = f'kl{t}/metric_below_raw'
-        out.append(claim(cid, f"at KL ≤ {t} nats, truncation in the data metric needs less rank than raw SVD for most "
-                         "heads, in every resample", min(sh) > .5, f"share of heads {_ms(sh)}",
-                         **declared.get(cid, {})))
-        out += predictor_claims(studies, t, declared)
-    m = np.concatenate([np.asarray(s['measured']['metric']['attention_kl']).ravel() for s in studies])
-    p = np.concatenate([np.asarray(s['curves']['second_order']).ravel() for s in studies])
-    ok = (m < .1) & (m > 1e-6)                                          # above float32's KL floor
-    ratio = float(np.median(p[ok] / m[ok]))
-    beyond = ', '.join(f"{np.median(p[b] / m[b]):.2f} at {w} ({b.sum()} pairs)" for w, b in
-                       (('0.1–1 nats', (m >= .1) & (m < 1)), ('≥ 1 nat', m >= 1)) if b.any())
-    out.append(claim('second_order/expansion', 'where the measured KL is under 0.1 nats the second-order prediction '
-                     '(cross-fitted, before truncating) is within a factor 2 of it (median ratio)', .5 <= ratio <= 2,
-                     f"median predicted / measured {ratio:.2f} over {ok.sum()} (head, rank) pairs; outside the "
-                     f"expansion's range (described, not tested): {beyond or 'none'}",
-                     **declared.get('second_order/expansion', {})))
-    return out + [calibration_claim(studies, declared)] + compression_claims(comps, declared, top)
-
-def _permutation_check(study:dict, draws:int=PERMUTATION_DRAWS):
-    "Check: the permutation control's Spearman averages to 0 (within 3 s.e.) over `draws` permutations, every tolerance."
-    from entropic_bound.harness.claims import claim
-    sp = {t: np.array([permutation_control(study, t, k)['spearman'] for k in range(draws)]) for t in study['needed']}
-    z = {t: abs(v.mean()) / (v.std(ddof=1) / math.sqrt(draws)) for t, v in sp.items()}
-    return claim('permutation/mean_zero', f"the random control (needed ranks permuted over heads) has Spearman 0 in "
-                 f"expectation: over {draws} permutations the mean is within 3 standard errors of 0, every tolerance",
-                 max(z.values()) < 3, ', '.join(f"KL ≤ {t}: {sp[t].mean():+.3f} (|z| {z[t]:.1f})" for t in sp),
-                 kind='check')
 
 # %% ../../nbs/real/55_head_ranks.ipynb #d138d6f0
 def draw_needed(heads:dict, tol:str='0.03'):
@@ -440,61 +318,3 @@ def load_truncation(out) -> tuple:
     out = Path(out)
     rec = json.loads((out / 'ranks.json').read_text())
     return np.asarray(rec['ranks']), HeadFit.from_state(torch.load(out / 'fit.pt', weights_only=False))
-
-# %% ../../nbs/real/55_head_ranks.ipynb #5d09f5c3
-def truncate_command(a) -> int:
-    "`eb-heads MODEL --truncate`: measure, predict, allocate; write the files; print a summary."
-    out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
-    loaded = load_model(a.model, getattr(torch, a.dtype), not a.online, a.device)
-    model, tok, fam = loaded
-    sp = (file_split(tok, a.texts, a.holdout, a.length, a.n_fit, a.n_holdout) if a.texts else
-          docstring_split(tok, a.length, a.n_fit, a.n_holdout, a.seed))
-    cfg = dict(model=str(a.model), length=a.length, n_fit=len(sp.fit), n_holdout=len(sp.holdout), seed=a.seed,
-               draws=1, tolerances=list(a.tol))
-    t0 = time.perf_counter()
-    hs = heads_study(cfg, loaded, sp)
-    seconds = dict(heads=time.perf_counter() - t0)
-    sh = hs['shape']
-    n = sh['n_layers'] * sh['n_heads']
-    target = dict(embedding_change=1 - a.target_cos, retrieval=a.target_retrieval)
-    fit = fit_heads(model, fam, sp.fit)
-    comp = {rule: compression_study(dict(cfg, rule=rule, budgets=[round(n * f) for f in a.budgets], target=target),
-                                    loaded, hs, sp, fit) for rule in ALLOCATIONS}
-    seconds['compression'] = time.perf_counter() - t0 - seconds['heads']
-    truncation_frame(hs).to_csv(out / 'truncation.csv', index=False)
-    needed_frame(hs).to_csv(out / 'needed_ranks.csv', index=False)
-    import matplotlib
-    if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
-    import matplotlib.pyplot as plt
-    fig = draw_compression(comp, n, target); fig.savefig(out / 'compression.png', dpi=120); plt.close(fig)
-    best = comp['second_order']
-    q = Evaluator(model, fam, fit, sp.holdout)('metric', best['least_ranks'])
-    torch.save(fit.state(), out / 'fit.pt')
-    rec = dict(model=str(a.model), family=fam, kind='metric', rule='second_order', target=target,
-               total_rank=best['least']['total'], full_rank=n * sh['d_head'], quality=q, ranks=best['least_ranks'],
-               texts=sp.info, seconds=seconds)
-    (out / 'ranks.json').write_text(json.dumps(rec, indent=1))
-    (out / 'compression.json').write_text(json.dumps(dict(target=target, rules=comp), indent=1))
-    print(truncation_summary(hs, comp, rec))
-    print('wrote ' + ', '.join(str(out / f) for f in ('truncation.csv', 'needed_ranks.csv', 'compression.png',
-                                                     'compression.json', 'ranks.json', 'fit.pt')))
-    return 0
-
-def truncation_summary(hs:dict, comp:dict, rec:dict) -> str:
-    "A one-screen summary of a truncation study."
-    sh = hs['shape']
-    lines = [f"{rec['model']}: {sh['n_layers']} layers × {sh['n_heads']} heads, d_head {sh['d_head']}; "
-             f"{rec['texts']['available']} fit/held-out texts of {rec['texts']['length']} tokens available"]
-    ctl = hs if 'seed' in hs['texts'] else dict(hs, texts=dict(hs['texts'], seed=0))   # --texts: no split seed
-    for t, v in hs['needed'].items():
-        m, r = np.asarray(v['metric']).ravel(), np.asarray(v['raw']).ravel()
-        s, thr = hs['scores'][t]['second_order'], calibration_control([ctl], t)['threshold'][0]
-        lines.append(f"KL ≤ {t} nats: needed rank median {np.median(m):g} (data metric) vs {np.median(r):g} (raw SVD); "
-                     f"second-order prediction: Spearman {s['spearman']:.2f}, within one grid step "
-                     f"{s['calibration']:.2f} (permutation control's threshold {thr:.2f}"
-                     + ("; not evaluable)" if thr >= 1 else ")"))
-    lines.append(f"least total rank meeting 1 − cos ≤ {rec['target']['embedding_change']:g} and retrieval ≥ "
-                 f"{rec['target']['retrieval']:g} (of {rec['full_rank']}): " +
-                 ', '.join(f"{k} {c['least']['total']}" for k, c in comp.items()))
-    lines.append(f"time: {', '.join(f'{k} {v:.0f} s' for k, v in rec['seconds'].items())}")
-    return '\n'.join(lines)

@@ -8,6 +8,8 @@ import ast, hashlib, sysconfig
 from pathlib import Path
 from typing import NamedTuple
 import torch
+from .loading import quiet
+from .heads import read_texts
 
 # %% auto #0
 __all__ = ['LICENCE', 'SKIP', 'stdlib_root', 'Docstring', 'stdlib_docstrings', 'side', 'fixed_length', 'TextSplit',
@@ -66,12 +68,11 @@ def fixed_length(tokenizer, texts:list, # strings
     "Each text of at least `length` tokens cut to its first `length` (its special tokens kept); shorter ones dropped."
     if isinstance(length, bool) or not isinstance(length, int) or length < 4:
         raise ValueError(f"length must be an integer >= 4 (tokens per text), got {length!r}")
-    from entropic_bound.real.heads import _quiet
     pre, post = _specials(tokenizer)
     body = length - len(pre) - len(post)
     rows = []
     for t in texts:
-        with _quiet(): ids = tokenizer(t, add_special_tokens=False)['input_ids']      # no "longer than" warning
+        with quiet(): ids = tokenizer(t, add_special_tokens=False)['input_ids']      # no "longer than" warning
         if len(ids) >= body: rows.append(pre + ids[:body] + post)
     return torch.tensor(rows, dtype=torch.long).reshape(-1, length)
 
@@ -117,7 +118,6 @@ def docstring_split(tokenizer, length:int=128, # tokens per text
 def file_split(tokenizer, fit_path, holdout_path, # text files: paragraphs separated by blank lines
                length:int=128, n_fit:int=None, n_holdout:int=None) -> TextSplit:
     "Fit and held-out texts from two files given by the user (paragraphs of ≥ `length` tokens, cut to `length`)."
-    from entropic_bound.real.heads import read_texts
     a, b = read_texts(fit_path), read_texts(holdout_path)
     if set(a) & set(b):
         raise ValueError(f"{len(set(a) & set(b))} paragraph(s) occur in both {fit_path} and {holdout_path}: "

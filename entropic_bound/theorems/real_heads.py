@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import torch
 import functools
-from ..real import heads
+from ..real import heads, loading
 from ..harness.experiment import scaled
 from ..harness.claims import claim
 from ..harness.theorem import Theorem
@@ -27,7 +27,7 @@ NAME = 'all-MiniLM-L6-v2'
 def available() -> bool:
     "Whether the `real` extra (packaged model, transformers, tokenizers, safetensors) is installed."
     import importlib.util
-    return heads.available() and importlib.util.find_spec('safetensors') is not None
+    return loading.available() and importlib.util.find_spec('safetensors') is not None
 
 THEOREM = Theorem('real_heads', 'Beyond the paper: real heads (needs the [real] extra)', available=available)
 
@@ -39,7 +39,7 @@ def model_dir() -> Path:
 
 def load_minilm():
     "(encoder, tokenizer, family) of the packaged all-MiniLM-L6-v2, offline, eager attention."
-    return heads.load_model(str(model_dir()))
+    return loading.load_model(str(model_dir()))
 
 @functools.lru_cache(maxsize=1)
 def loaded_minilm():
