@@ -106,6 +106,10 @@ class RankedGPT(nn.Module):
 # %% ../../nbs/lm/01_model.ipynb #f489aa08
 def _ln(x, w, b): return F.layer_norm(x, x.shape[-1:]) * w[:, None, None] + b[:, None, None]
 
+def _mm(x:torch.Tensor, W:torch.Tensor) -> torch.Tensor:
+    "Each member's x @ W as one (B·L × d_in)(d_in × d_out) product: x (E, B, L, d_in), W (E, d_in, d_out)."
+    return (x.flatten(1, 2) @ W).view(*x.shape[:3], W.shape[-1])             # (E, B, L, d_out)
+
 def _embed(m:RankedGPT, idx:torch.Tensor) -> torch.Tensor:
     "Token plus position embeddings (E, B, L, d) of shared (B, L) or per-member (E, B, L) byte ids."
     L = idx.shape[-1]
@@ -119,9 +123,9 @@ def _qkv(m:RankedGPT, x:torch.Tensor, i:int) -> tuple:
     E, B, L, d = x.shape; H, k = m.cfg.n_head, m.cfg.d_head
     split = lambda t: t.view(E, B, L, H, k).transpose(2, 3)                  # (E, B, H, L, k)
     mask = m.mask[:, i, None, :, None]                                        # (E, 1, H, 1, k)
-    q = split(x @ m.W_q[:, i, None]) * mask * m.scale[:, i, None, :, None, None]   # (E, B, H, L, k)
-    kk = split(x @ m.W_k[:, i, None]) * mask                                 # (E, B, H, L, k)
-    v = split(x @ m.W_v[:, i, None] + m.b_v[:, i, None, None])               # (E, B, H, L, k)
+    q = split(_mm(x, m.W_q[:, i])) * mask * m.scale[:, i, None, :, None, None]   # (E, B, H, L, k)
+    kk = split(_mm(x, m.W_k[:, i])) * mask                                 # (E, B, H, L, k)
+    v = split(_mm(x, m.W_v[:, i]) + m.b_v[:, i, None, None])               # (E, B, H, L, k)
     return q, kk, v
 
 def _attend(m:RankedGPT, x:torch.Tensor, i:int) -> torch.Tensor:
@@ -131,12 +135,12 @@ def _attend(m:RankedGPT, x:torch.Tensor, i:int) -> torch.Tensor:
     o = F.scaled_dot_product_attention(q.flatten(0, 1), k.flatten(0, 1), v.flatten(0, 1), is_causal=True,
                                        scale=1.0)                             # (E·B, H, L, k)
     o = o.view(E, B, -1, L, v.shape[-1]).transpose(2, 3).reshape(E, B, L, d)  # (E, B, L, d)
-    return o @ m.W_o[:, i, None] + m.b_o[:, i, None, None]                    # (E, B, L, d)
+    return _mm(o, m.W_o[:, i]) + m.b_o[:, i, None, None]                  # (E, B, L, d)
 
 def _mlp(m:RankedGPT, x:torch.Tensor, i:int) -> torch.Tensor:
     "The GELU MLP of layer i (E, B, L, d)."
-    h = F.gelu(x @ m.W_1[:, i, None] + m.b_1[:, i, None, None])               # (E, B, L, mlp·d)
-    return h @ m.W_2[:, i, None] + m.b_2[:, i, None, None]                    # (E, B, L, d)
+    h = F.gelu(_mm(x, m.W_1[:, i]) + m.b_1[:, i, None, None])             # (E, B, L, mlp·d)
+    return _mm(h, m.W_2[:, i]) + m.b_2[:, i, None, None]                  # (E, B, L, d)
 
 def _block(m:RankedGPT, h:torch.Tensor, i:int) -> torch.Tensor:
     "Pre-LN block i: h + attention(LN h), then + MLP(LN h)."
@@ -151,7 +155,7 @@ def lm_logits(m:RankedGPT, # the ensemble
     h = _embed(m, idx)                                                        # (E, B, L, d)
     for i in range(m.cfg.n_layer): h = _block(m, h, i)                        # (E, B, L, d)
     h = _ln(h, m.lnf_w, m.lnf_b)                                              # (E, B, L, d)
-    return h @ m.wte.transpose(1, 2)[:, None]                                 # (E, B, L, vocab)
+    return _mm(h, m.wte.transpose(1, 2))                               # (E, B, L, vocab)
 
 def attention_logits(m:RankedGPT, # the ensemble
                      idx:torch.Tensor, # (B, L) or (E, B, L) byte ids
