@@ -29,18 +29,22 @@ API = {'core/00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 
        'core/08_stats': ['fifty_point'], 'harness/91_report': ['paper_results']}
 assert not (unknown := set(API) - set(PAGES)), f"API names pages that do not exist: {unknown}"
 
+def readme_links(md:str) -> str:
+    "Relative links of a page in nbs/ made relative to the checkout's root: `x` -> `nbs/x`, `../x` -> `x`."
+    return re.sub(r'\]\((?!https?:|#|/|mailto:)(\.\./)?([^)\s]+)\)', lambda m: f"]({'' if m.group(1) else 'nbs/'}{m.group(2)})", md)
+
 def readme_text() -> str:
-    "README.md from nbs/index.ipynb: markdown as is (image paths under nbs/), code fenced, stored outputs below it."
+    "README.md from nbs/index.ipynb: markdown as is (links made relative to the root), code fenced, stored outputs below it."
     nb = json.loads((ROOT / 'nbs' / 'index.ipynb').read_text())
     out = []
     for c in nb['cells']:
         src = ''.join(c['source'])
-        if c['cell_type'] == 'markdown': out.append(re.sub(r'\]\((images/)', r'](nbs/\1', src))
+        if c['cell_type'] == 'markdown': out.append(readme_links(src))
         elif c['cell_type'] == 'code' and not src.lstrip().startswith(('#| hide', 'assert')):
             out.append('``` python\n' + src + '\n```')
             for o in c.get('outputs', []):
                 d = o.get('data', {})
-                if 'text/markdown' in d: out.append(''.join(d['text/markdown']))
+                if 'text/markdown' in d: out.append(readme_links(''.join(d['text/markdown'])))
                 elif 'text/plain' in d: out.append('    ' + ''.join(d['text/plain']).replace('\n', '\n    '))
                 elif o.get('output_type') == 'stream': out.append('    ' + ''.join(o['text']).rstrip().replace('\n', '\n    '))
     return '\n\n'.join(out) + '\n'
