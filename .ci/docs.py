@@ -24,7 +24,7 @@ PAGES = ['index'] + [p.relative_to(NBS).with_suffix('').as_posix() for p in note
 THEOREM_PAGES = [p for p in PAGES if p.startswith('theorems/') and p.split('/')[1][:2] in ('10', '20', '30', '40')]
 API = {'core/00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], 'core/01_tasks': ['attentiontask'],
        'core/02_models': ['attentionhead'], 'core/03_train': ['fit'], 'theorems/40_frontier': ['frontier_claims'],
-       'theorems/41_kernel_rank': ['recover_kernel_rank'], 'real/51_heads': ['measure_model', 'reproduction_error', 'visible_field'],
+       'estimators/01_kernel_rank': ['recover_kernel_rank'], 'real/51_heads': ['measure_model', 'reproduction_error', 'visible_field'],
        'harness/90_cli': ['reproduce'], 'harness/06_claims': ['claim', 'check_claims'], 'harness/07_theorem': ['theorem'],
        'core/08_stats': ['fifty_point'], 'harness/91_report': ['paper_results']}
 assert not (unknown := set(API) - set(PAGES)), f"API names pages that do not exist: {unknown}"

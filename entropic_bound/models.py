@@ -8,7 +8,8 @@ import copy, math
 import torch
 from torch import nn
 from torch.autograd.function import once_differentiable
-from .tasks import check_int, check_float, attention_mixing
+from .validators import check_int, check_float
+from .tasks import attention_mixing
 
 # %% auto #0
 __all__ = ['init_factors', 'rank_mask', 'Members', 'StaticMixer', 'Workspace', 'chunk_size', 'SharedAttention', 'AttentionHead']

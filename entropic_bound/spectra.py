@@ -12,9 +12,9 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['as_matrix', 'singular_values', 'numerical_rank', 'gd_lambda', 'mp_median', 'gd_omega', 'gavish_donoho_rank',
-           'energy_rank', 'energy_rank_of_spectrum', 'entropy_rank', 'stable_rank', 'stable_rank_of_spectrum',
-           'spectral_tail', 'energy_field', 'EffectiveRanks', 'effective_ranks']
+__all__ = ['as_matrix', 'singular_values', 'energy_spectrum', 'numerical_rank', 'gd_lambda', 'mp_median', 'gd_omega',
+           'gavish_donoho_rank', 'energy_rank', 'energy_rank_of_spectrum', 'entropy_rank', 'stable_rank',
+           'stable_rank_of_spectrum', 'spectral_tail', 'energy_field', 'EffectiveRanks', 'effective_ranks']
 
 # %% ../nbs/core/00_spectra.ipynb #32bdd004
 def as_matrix(M, name:str='M', # the argument's name, used in error messages
@@ -98,7 +98,7 @@ def _scaled_singular_values(M) -> tuple: # (σ of M·2^e `(..., q)`, e `(...)`)
     try: return _chunked(torch.linalg.svdvals, M), e
     except RuntimeError: return _chunked(torch.linalg.svdvals, M.detach().cpu()), e.cpu()
 
-def _energies(M) -> torch.Tensor: # `(..., min(m, n))`, float64, decreasing
+def energy_spectrum(M) -> torch.Tensor: # `(..., min(m, n))`, float64, decreasing
     "σ² of `M`, each matrix's up to an exact power-of-two factor (for ratios): Gram eigenvalues of the smaller side."
     M = _solver_input(M)
     if M.shape[-2] < M.shape[-1]: M = M.mH
@@ -188,7 +188,7 @@ def energy_rank(M, # matrix or batch `(..., m, n)`
                 tau:float=0.99, # fraction of squared singular-value energy to capture, in (0, 1]
                ) -> int|torch.Tensor:
     "Smallest k whose top-k singular values hold a fraction ≥ `tau` of the energy Σσ²."
-    return _scalar(energy_rank_of_spectrum(_energies(M), _check_tau(tau)))
+    return _scalar(energy_rank_of_spectrum(energy_spectrum(M), _check_tau(tau)))
 
 def energy_rank_of_spectrum(e:torch.Tensor, # squared singular values `(..., q)`, decreasing, float64
                             tau:float=0.99, # fraction of the energy to capture, in (0, 1]
@@ -211,7 +211,7 @@ def entropy_rank(M, # matrix or batch `(..., m, n)`
 def stable_rank(M, # matrix or batch `(..., m, n)`
                ) -> float|torch.Tensor:
     "Stable rank ‖M‖_F² / ‖M‖_2²; 0 for the zero matrix."
-    return _scalar(stable_rank_of_spectrum(_energies(M)))
+    return _scalar(stable_rank_of_spectrum(energy_spectrum(M)))
 
 def stable_rank_of_spectrum(e:torch.Tensor, # squared singular values `(..., q)`, decreasing, float64
                            ) -> torch.Tensor:

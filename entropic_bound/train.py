@@ -7,7 +7,8 @@ from __future__ import annotations
 import os, sys, math
 from dataclasses import dataclass, field
 import torch
-from .tasks import check_int, check_float, resolve_device, Teachers
+from .validators import check_int, check_float
+from .tasks import resolve_device, Teachers
 from .spectra import singular_values
 
 # %% auto #0

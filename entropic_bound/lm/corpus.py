@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib, importlib.util, re, shutil, sys, sysconfig
 from pathlib import Path
 import torch
-from ..tasks import check_int
+from ..validators import check_int
 
 # %% auto #0
 __all__ = ['STDLIB_VERSION', 'FIT_FILES', 'HELD_OUT_FILES', 'SPLITS', 'EOF_BYTE', 'corpus_dir', 'stored_name', 'corpus_digest',

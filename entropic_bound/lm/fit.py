@@ -7,7 +7,8 @@ from __future__ import annotations
 import math, time
 from dataclasses import dataclass, field
 import torch
-from ..tasks import check_int, check_float, resolve_device
+from ..validators import check_int, check_float
+from ..tasks import resolve_device
 from .model import RankedGPT, LMConfig, lm_logits
 from .corpus import tokens, random_windows, fixed_windows
 

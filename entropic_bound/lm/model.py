@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 from torch import nn
-from ..tasks import check_int
+from ..validators import check_int
 
 # %% auto #0
 __all__ = ['LMConfig', 'head_ranks', 'rank_scale', 'rank_masks', 'RankedGPT', 'lm_logits', 'attention_logits', 'kernels']

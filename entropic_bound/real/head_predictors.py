@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from .loading import as_family
 from .heads import rotate, core_energies, visible_field, random_maps
-from ..spectra import _energies, energy_rank_of_spectrum
+from ..spectra import energy_spectrum, energy_rank_of_spectrum
 from .truncation import (FitStats, HeadFit, Replacement, replacement, layer_weights, layer_tensors,
                                        project, run_layers, model_shape, visible_keys, Sums, fit_heads)
 
@@ -69,7 +69,7 @@ TAUS = (.9, .99, .999)
 def field_energies(q:torch.Tensor, k:torch.Tensor, # (B, H, L, dh) as the logits use them (bias, RoPE)
                    causal:bool) -> torch.Tensor: # (B, H, n) decreasing
     "Squared singular values of each text's energy field, per head (bidirectional: through the d_h × d_h core)."
-    if causal: return _energies(visible_field(q @ k.mT, True))
+    if causal: return energy_spectrum(visible_field(q @ k.mT, True))
     kc = k - k.mean(2, keepdim=True)
     return core_energies(q.mT @ q, kc.mT @ kc)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json, math, time, warnings
 from pathlib import Path
 import torch
-from ..spectra import energy_field, energy_rank_of_spectrum, stable_rank_of_spectrum, _energies
+from ..spectra import energy_field, energy_rank_of_spectrum, stable_rank_of_spectrum, energy_spectrum
 from .loading import as_family, attention_modules, context_length, quiet
 
 # %% auto #0
@@ -139,12 +139,12 @@ def field_ranks(q:torch.Tensor, # (H, L, dh) queries as the logits use them (bia
     "Ranks (and key-only share) of each head's energy field; bidirectional heads through the d_h × d_h core."
     if causal:
         E = visible_field(q @ k.mT, True)                                          # (H, L, L)
-        e = _energies(E)
+        e = energy_spectrum(E)
         cbar = E.mean(-2)                                                          # (H, L) column means
     else:
         # Ẽ = Q K_cᵀ: row-centring = centring the keys
         kc = k - k.mean(1, keepdim=True)
-        e = _energies(q @ kc.mT) if q.shape[1] <= q.shape[2] else core_energies(q.mT @ q, kc.mT @ kc)
+        e = energy_spectrum(q @ kc.mT) if q.shape[1] <= q.shape[2] else core_energies(q.mT @ q, kc.mT @ kc)
         cbar = q.mean(1, keepdim=True) @ kc.mT if keyonly else None               # (H, 1, L)
     out = spectrum_ranks(e)
     if keyonly:
