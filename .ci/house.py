@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """The house's rules, checked on the syntax trees of every module of `entropic_bound` (issue 44's measures).
-(Not yet in `.ci/run`: it lists violations the branches of issue 44 remove; wire it in once they are merged.)
+`.ci/run` runs it with `--ratchet`: the rules must hold, and each measure must stay within RATCHET (today's value, so
+that none grows) until it reaches LIMITS (issue 44's goal); without `--ratchet` the goal itself is the limit.
 
 Rules (each violation is listed, and any makes the exit status 1):
 - no import cycle between modules (imports inside functions and `importlib.import_module` calls count);
@@ -26,6 +27,7 @@ PUBLIC = {'recover_kernel_rank': 'estimators', 'attention_native_rank': 'estimat
           'apply_head_ranks': 'real'}
 FAMILIES = re.compile(r'^(bert|gpt2|gpt-2|llama)$', re.I)
 LIMITS = dict(module_lines=800, all_names=60, function_lines=60, line_chars=120)
+RATCHET = dict(module_lines=1874, all_names=154, functions_over=0, long_lines=167)   # measured after the merge of 44's branches
 
 def modules() -> dict:
     "Dotted name -> path of every module of the package (`_modidx` and `__init__` files excluded)."
@@ -144,4 +146,4 @@ def main(limits:dict=None) -> int:
     print(f"house: {len(bad)} rule violations, {len(over)} measures over their limits")
     return 1 if bad or over else 0
 
-if __name__ == '__main__': sys.exit(main())
+if __name__ == '__main__': sys.exit(main(RATCHET if '--ratchet' in sys.argv[1:] else None))

@@ -65,7 +65,8 @@ def undefined_names(glossary:Path=ROOT / 'nbs' / 'glossary.ipynb') -> list:
     return out
 
 if __name__ == '__main__':
-    nbs = [Path(a).resolve() for a in sys.argv[1:]] or [ROOT / 'nbs' / 'index.ipynb', ROOT / 'nbs' / 'glossary.ipynb']
+    nbs = [Path(a).resolve() for a in sys.argv[1:]] or sorted(p for p in (ROOT / 'nbs').rglob('*.ipynb')
+           if not any(x.startswith(('_', '.')) for x in p.relative_to(ROOT / 'nbs').parts))
     bad = [b for nb in nbs for b in check(nb)]
     if not sys.argv[1:]:
         und = undefined_names()

@@ -10,7 +10,7 @@ differ between CPUs): a change in a claim's code must come with the republished 
 (`eb-reproduce --scale paper --from-records`, then commit results/paper)."""
 import json, sys
 
-FIELDS = ('experiment', 'kind', 'statement', 'measured', 'holds', 'expected', 'why', 'verdict')
+FIELDS = ('experiment', 'kind', 'statement', 'measured', 'holds', 'expected', 'why', 'verdict', 'declared_after_data')
 
 def main(published:str, regenerated:str) -> int:
     a, b = (json.load(open(p)) for p in (published, regenerated))

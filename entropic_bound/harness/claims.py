@@ -59,6 +59,7 @@ class Claim:
     kind:str='claim' # 'claim' (a statement of the theory) or 'check' (an identity or symmetry: tests the code)
     theorem:str='' # the title of the theorem whose table judged it
     scale:str|None=None # the scale of the records it was judged on (None: the current scale)
+    after_data:bool=False # its declared verdict was set after the verdict had been seen (shown in every report)
     def expected(self, scale:str=None) -> bool:
         "The declared verdict at the claim's scale (else `scale`, else the current one)."
         if not isinstance(self.expect, dict): return self.expect
@@ -76,7 +77,7 @@ class Claim:
         "The record of the verdict that `claims.json` and the reports carry."
         return dict(id=self.id, kind=self.kind, statement=self.statement, measured=self.measured, holds=self.holds,
                     expected=self.expected(scale), why=self.why if not self.expected(scale) else '',
-                    verdict=self.verdict(scale))
+                    verdict=self.verdict(scale)) | ({'declared_after_data': True} if self.after_data else {})
     def __repr__(self):
         why = f" [{self.why}]" if not self.expected() else ''
         return f"[{self.verdict()}{why}] {self.id}: {self.statement} ({self.measured})"
@@ -88,11 +89,12 @@ def claim(id:str, # local id: the literal after '<experiment>/<judge>/' (see `Th
           expect:bool|dict=True, # declared verdict (False: a declared disagreement), or {scale: bool}
           why:str='', # reason of a declared disagreement, naming its section ('§')
           kind:str='claim', # 'claim' or 'check' (a check of the code: an identity or a symmetry)
+          after_data:bool=False, # True: `expect` was declared after this verdict had been seen
          ) -> Claim:
     "A `Claim`, validated."
     check_id(id)
     if kind not in KINDS: raise ValueError(f"claim {id}: kind must be one of {KINDS}, got {kind!r}")
-    return Claim(id, statement, measured, bool(holds), _expect(expect, why, id), why, kind)
+    return Claim(id, statement, measured, bool(holds), _expect(expect, why, id), why, kind, after_data=bool(after_data))
 
 # %% ../../nbs/harness/06_claims.ipynb #9d4c053e
 def _cell(x) -> str: return str(x).replace('|', '/').replace('\n', ' ')
@@ -102,6 +104,7 @@ def claims_markdown(rows:list) -> str:
     out = ['| verdict | id | claim | measured |', '|---|---|---|---|']
     for r in rows:
         v = r['verdict'] + (f": {r['why']}" if r['why'] else '') + (' (check)' if r['kind'] == 'check' else '')
+        v += ' (declared after the data)' if r.get('declared_after_data') else ''
         out.append(f"| {_cell(v if r['verdict'] == 'holds' else f'**{v}**')} | `{r['id']}` | {_cell(r['statement'])} "
                    f"| {_cell(r['measured'])} |")
     return '\n'.join(out)
@@ -112,7 +115,8 @@ def claims_html(rows:list) -> str:
     cls = {'holds': 'ok', 'disagrees (declared)': 'declared'}
     body = ''.join(f"<tr><td class='{cls.get(r['verdict'], 'no')}'>{e(r['verdict'])}"
                    f"{'<br><i>' + e(r['why']) + '</i>' if r['why'] else ''}"
-                   f"{' (check)' if r['kind'] == 'check' else ''}</td><td><code>{e(r['id'])}</code></td>"
+                   f"{' (check)' if r['kind'] == 'check' else ''}"
+                   f"{' (declared after the data)' if r.get('declared_after_data') else ''}</td><td><code>{e(r['id'])}</code></td>"
                    f"<td>{e(r['statement'])}</td><td>{e(r['measured'])}</td></tr>" for r in rows)
     return f"<table><tr><th>verdict</th><th>id</th><th>claim</th><th>measured</th></tr>{body}</table>"
 

@@ -68,7 +68,8 @@ def verdict_blocks(claims:list) -> list:
     if un: out += [('h2', f"Unexpected verdicts ({len(un)})"),
                    ('list', [f"`{c['id']}` **{c['verdict']}**: {c['statement']} ({c['measured']})" for c in un])]
     if de: out += [('h2', f"Declared disagreements ({len(de)})"),
-                   ('list', [f"`{c['id']}`: {c['statement']} ({c['measured']}). *Why:* {c['why']}" for c in de])]
+                   ('list', [f"`{c['id']}`: {c['statement']} ({c['measured']}). *Why:* {c['why']}"
+                             + (' *(Declared after the data.)*' if c.get('declared_after_data') else '') for c in de])]
     return out
 
 def report_blocks(data:dict, # claims.json

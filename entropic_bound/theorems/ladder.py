@@ -1569,12 +1569,7 @@ GAMMA_DOMAIN = ("at the quick scale no (estimator, teacher) pair is decided: alo
                 "γ > 0 has an inverse. An inverse is what (b) needs, and a reading only where the data decide the count "
                 "(§3, the domain; §5, the γ rung and its gate `decided_reading`)")
 B_DECLARED = {4: dict(expect={'quick': False}, why=GAMMA_DOMAIN), 16: dict(expect=False, why=B16_INV)}
-# softmax β: the declared verdict of (b), per scale. History: β = 1 was declared at the quick scale until pairs were
-# decided under the iid edge; β = 4 at the quick scale only. With `decided_reading` (issue 24) no softmax β decided a
-# pair at either scale (β = 1 declared `GAMMA_NOISE`, β = 4 `GAMMA_DOMAIN` at both). Issue 24 (the calibrated bound, and
-# Weyl on 1⊥ through the inverse) decides pairs at β = 1 at both scales and at β = 4 at the paper scale, each misreading:
-# `GAMMA_NOISE` is retired, and β = 4 is declared at the quick scale only (the numbers quoted are recomputed after the
-# claims and in § At the paper scale)
+# softmax β: the declared verdict of (b), per scale (its history is in CHANGELOG.md)
 
 def weyl_points(static:list, scale:str, gate=None) -> tuple:
     "Linear γ rung: (γ, teacher, estimator, closed form's count, reading) where `gate` reads; per (γ, teacher) the noise."
