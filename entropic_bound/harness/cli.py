@@ -4,7 +4,7 @@
 
 # %% ../../nbs/harness/90_cli.ipynb #3d8d45b6
 from __future__ import annotations
-import argparse, importlib, json, os, sys, time
+import argparse, importlib, json, os, pkgutil, re, sys, time
 from pathlib import Path
 from .experiment import ResultsCache, SCALES, get_scale, default_device, MissingRecords, results_root
 from .experiment import provenance, set_style, config_key
@@ -13,10 +13,23 @@ from .claims import ClaimTable
 from .report import claims_json, write_report, published_root, PaperResults, paper_results, tally
 
 # %% auto #0
-__all__ = ['EXPERIMENTS', 'theorem', 'UsageError', 'Interrupted', 'queue', 'Run', 'reproduce', 'main']
+__all__ = ['EXPERIMENTS', 'discover', 'theorem', 'UsageError', 'Interrupted', 'queue', 'Run', 'reproduce', 'main']
 
 # %% ../../nbs/harness/90_cli.ipynb #8e4144de
-EXPERIMENTS = ['linear_bound', 'ladder', 'attention_rank', 'frontier', 'kernel_rank', 'real_heads', 'minilm_ranks']
+_TABLE = re.compile(r'^THEOREM = \w*Theorem\(', re.M)
+_SOURCE = re.compile(r'File to edit: (\S+\.ipynb)')
+
+def discover(package:str='entropic_bound.theorems', # the package whose modules hold the theorem tables
+            ) -> list:
+    "Names of the modules of `package` that define a table (`THEOREM = …Theorem(`), in the order of their notebooks."
+    found = []
+    for m in pkgutil.iter_modules(importlib.import_module(package).__path__):
+        if m.ispkg: continue
+        src = (Path(m.module_finder.path) / f'{m.name}.py').read_text(encoding='utf-8')
+        if _TABLE.search(src): found.append(((s := _SOURCE.search(src)) and Path(s.group(1)).name or '~', m.name))
+    return [name for _, name in sorted(found)]
+
+EXPERIMENTS = discover()   # a theorem joins eb-reproduce by defining its table in entropic_bound.theorems.<name>
 
 def theorem(name:str):
     "The table of experiment `name` (its module's `THEOREM`)."
