@@ -27,7 +27,7 @@ PUBLIC = {'recover_kernel_rank': 'estimators', 'attention_native_rank': 'estimat
           'apply_head_ranks': 'real'}
 FAMILIES = re.compile(r'^(bert|gpt2|gpt-2|llama)$', re.I)
 LIMITS = dict(module_lines=800, all_names=60, function_lines=60, line_chars=120)
-RATCHET = dict(module_lines=1874, all_names=154, functions_over=0, long_lines=167)   # measured after the merge of 44's branches
+RATCHET = dict(module_lines=1869, all_names=154, functions_over=0, long_lines=145)   # measured after the merge of 44's branches
 
 def modules() -> dict:
     "Dotted name -> path of every module of the package (`_modidx` and `__init__` files excluded)."
@@ -124,7 +124,8 @@ def check() -> tuple:
                 bad.append(f"{m}:{n.lineno} names the model family {n.value!r} outside the adapters")
         lines = src.splitlines()
         if len(lines) > measures['module_lines'][0]: measures['module_lines'] = (len(lines), m)
-        measures['line_chars'] += sum(len(l) > LIMITS['line_chars'] for l in lines)
+        # nbdev wraps `__all__` at 120 characters and then prefixes `__all__ = `: that generated line is not counted
+        measures['line_chars'] += sum(len(l) > LIMITS['line_chars'] and not l.startswith('__all__ = [') for l in lines)
     for c in cycles(graph): bad.append(f"import cycle: {' <-> '.join(c)}")
     return list(dict.fromkeys(bad)), measures
 

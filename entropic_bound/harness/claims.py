@@ -116,7 +116,8 @@ def claims_html(rows:list) -> str:
     body = ''.join(f"<tr><td class='{cls.get(r['verdict'], 'no')}'>{e(r['verdict'])}"
                    f"{'<br><i>' + e(r['why']) + '</i>' if r['why'] else ''}"
                    f"{' (check)' if r['kind'] == 'check' else ''}"
-                   f"{' (declared after the data)' if r.get('declared_after_data') else ''}</td><td><code>{e(r['id'])}</code></td>"
+                   f"{' (declared after the data)' if r.get('declared_after_data') else ''}</td>"
+                   f"<td><code>{e(r['id'])}</code></td>"
                    f"<td>{e(r['statement'])}</td><td>{e(r['measured'])}</td></tr>" for r in rows)
     return f"<table><tr><th>verdict</th><th>id</th><th>claim</th><th>measured</th></tr>{body}</table>"
 

@@ -172,7 +172,8 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
     set_style()
     run, name, t_all = Run(cache), None, time.perf_counter()
     try:
-        if not cache.readonly and not isinstance(cache.executor, SerialExecutor):   # workers: one queue, costliest first
+        # workers: one queue, costliest first
+        if not cache.readonly and not isinstance(cache.executor, SerialExecutor):
             name = f"{', '.join(only)} (the queue of their sweeps)"
             if progress: print(f"computing the missing records of {', '.join(only)} on {cache.executor!r}, costliest "
                                "first ...", end=' ', flush=True)

@@ -132,7 +132,7 @@ _PROVENANCE = None
 _JOB = '__experiment__'     # the key a queued job's config carries its experiment's name under (`ResultsCache.compute`)
 
 class _Jobs:
-    "One callable for the jobs of several sweeps: a config names its experiment under `_JOB` (module level: it pickles)."
+    "One callable for several sweeps' jobs: a config names its experiment under `_JOB` (module level: it pickles)."
     def __init__(self, fns:dict): self.fns = fns
     def __call__(self, config:dict):
         c = dict(config); return self.fns[c.pop(_JOB)](c)

@@ -12,10 +12,10 @@ from ..harness.theorem import Theorem
 from ..real.loading import available, load_model
 from ..real.texts import stdlib_docstrings
 from ..real.truncation import fit_heads
-from ..real.head_ranks import (Evaluator, ALLOCATIONS, BASELINES, PERMUTATION_DRAWS, PREDICTORS, SPECTRAL,
-                                            TARGET, TOLERANCES, calibration_control, compression_study, draw_compression,
-                                            draw_needed, heads_study, merged_curve, oracle_share, permutation_control,
-                                            score, study_texts)
+from ..real.head_ranks import (Evaluator, ALLOCATIONS, BASELINES, PERMUTATION_DRAWS, PREDICTORS,
+                                            SPECTRAL, TARGET, TOLERANCES, calibration_control, compression_study,
+                                            draw_compression, draw_needed, heads_study, merged_curve, oracle_share,
+                                            permutation_control, score, study_texts)
 
 # %% auto #0
 __all__ = ['NAME', 'N_HEADS', 'LENGTH', 'BUDGETS', 'TOP_BUDGETS', 'RESAMPLES', 'COMPRESSION_RESAMPLES', 'QUICK_TEXTS', 'THEOREM',
@@ -338,7 +338,7 @@ def rank_claims(studies:list, # `heads_study` metrics, one per text resample
     return out + [calibration_claim(studies, declared)] + compression_claims(comps, declared, top)
 
 def _permutation_check(study:dict, draws:int=PERMUTATION_DRAWS):
-    "Check: the permutation control's Spearman averages to 0 (within 3 s.e.) over `draws` permutations, every tolerance."
+    "Check: the permutation control's Spearman averages 0 (within 3 s.e.) over `draws` permutations, every tolerance."
     sp = {t: np.array([permutation_control(study, t, k)['spearman'] for k in range(draws)]) for t in study['needed']}
     z = {t: abs(v.mean()) / (v.std(ddof=1) / math.sqrt(draws)) for t, v in sp.items()}
     return claim('permutation/mean_zero', f"the random control (needed ranks permuted over heads) has Spearman 0 in "

@@ -261,7 +261,7 @@ PUBLISHED = dict(source='arXiv 2604.04384 (causal LMs, d_head 64–128)', field_
 def published_comparison(res:dict, # a `measure_heads` result (the shipped sentences)
                          curve:dict, # a `length_curve` result (the prose windows)
                         ) -> 'pd.DataFrame':
-    "MiniLM's median 90%-energy counts (absolute, of d_head 32) per text set, beside the published ranges: descriptions."
+    "MiniLM's median 90%-energy counts (of d_head 32) per text set, beside the published ranges: descriptions."
     import pandas as pd
     med = lambda x: float(np.median(x))
     lo, hi = min(res['lengths']), max(res['lengths'])
