@@ -52,7 +52,8 @@ def _provenance_line(data:dict) -> str:
     if not recs: return ''
     u = lambda k: sorted({x for r in recs for x in r[k]})
     return (f"{sum(r['count'] for r in recs)} records, {sum(r['compute_s'] for r in recs) / 3600:.2f} h of compute, "
-            f"at commit(s) {', '.join(u('commits'))} on {'; '.join(u('hosts'))} (torch {', '.join(u('torch'))})")
+            f"from {len(u('commits'))} commit(s) on {len(u('hosts'))} host(s): {'; '.join(u('hosts'))} "
+            f"(torch {', '.join(u('torch'))}; the commits are listed in claims.json)")
 
 def headline(data:dict) -> str:
     "'N claims: a hold, b disagree as declared, c unexpected (k are checks of the code)'."
