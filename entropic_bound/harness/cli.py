@@ -16,7 +16,8 @@ from .report import claims_json, write_report, published_root, PaperResults, pap
 __all__ = ['EXPERIMENTS', 'theorem', 'UsageError', 'Interrupted', 'queue', 'Run', 'reproduce', 'main']
 
 # %% ../../nbs/harness/90_cli.ipynb #8e4144de
-EXPERIMENTS = ['linear_bound', 'ladder', 'attention_rank', 'frontier', 'kernel_rank', 'real_heads', 'minilm_ranks']
+EXPERIMENTS = ['linear_bound', 'ladder', 'attention_rank', 'frontier', 'kernel_rank', 'real_heads', 'minilm_ranks',
+               'task_rank']
 
 def theorem(name:str):
     "The table of experiment `name` (its module's `THEOREM`)."
