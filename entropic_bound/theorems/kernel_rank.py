@@ -306,16 +306,10 @@ def fifty_points(D:pd.DataFrame, cols) -> dict:
     return {c: fifty_point(g.size().index, g.apply(lambda x: (x[c] == x.k).sum() if c in METHODS else x[c].sum()),
                      g.size()) for c in cols}
 
-WHY_GOAL = ("§7, §9: the estimator's limit, not the data's. A count that thresholds the per-sequence stack's singular "
-            "values at an over-count level α reads a direction only once its outlier passes the (1 − α) quantile of "
-            "the noise's top singular value, which at N = n·d_v rows lies above the bulk edge (Tracy–Widom); §7's "
-            "predicted 50% point for that threshold lies well above the exact-moment BBP floor at L = 16, n = 64 "
-            "(the ratio is printed with the claim) and the calibrated count sits on it (the as_predicted claim). "
-            "The data allow more: §9's likelihood oracle, one shared subspace fitted with every sequence at once, "
-            "reads about at that floor (the goal claim prints its point) and does not over-count on nulls (k = 2 "
-            "planted: the oracle_no_overcount claim, a binomial test at α), so the gap is the per-sequence "
-            "stack's and its level-α cut's; a likelihood count with a calibrated over-count rate is not built (the "
-            "oracle tests one third direction given two strong ones; it is no rank count)")
+WHY_GOAL = ("§9: the estimator's limit, not the data's. A count that cuts the per-sequence stack's singular values "
+            "at over-count level α reads a direction only past the noise's (1 − α) quantile, which §7 predicts above "
+            "the BBP floor; the likelihood oracle, one shared subspace fitted with every sequence, reads at about that "
+            "floor without over-counting")
 
 @functools.lru_cache(maxsize=None)
 def predicted_point_se(L:int, d:int, n:int, d_v:int, sigma:float, reps:int=16) -> float:
@@ -347,7 +341,6 @@ def power_study(power:list, oracle:list, oracle_null:list, alpha:float=1e-2, lev
     # point (the logistic fit's delta-method s.e.) and §7's predicted point (a Monte Carlo over token sets: its s.e. is
     # the spread of one-set predictions over independent sets, over √reps, `predicted_point_se`). If the prediction is
     # right their difference is ≈ N(0, se² + se_pred²): one two-sided z test at the house 0.27% (family_z(1) = 3.0).
-    # (An earlier version asked for 1.2× + 2 s.e., which no derivation gave.)
     se_pred = predicted_point_se(16, 8, 64, 8, .05)
     z_pred = (cal - fl16.calibrated) / math.hypot(se, se_pred)
     claims = [
@@ -379,14 +372,15 @@ def power_study(power:list, oracle:list, oracle_null:list, alpha:float=1e-2, lev
 
 @THEOREM.claims('power_linear', 'likelihood_oracle', 'likelihood_oracle_null', name='power')
 def power_claims(power:list, oracle:list, oracle_null:list) -> list:
-    "§9's claims: the linear 50% point against §7's floors and prediction, the earlier counts, the oracle."
+    "§9's claims: the linear 50% point against §7's floors and prediction, the comparison counts, the oracle."
     return power_study(power, oracle, oracle_null)['claims']
 
 # %% ../../nbs/theorems/41_kernel_rank.ipynb #78b9a00e
-# One reason for the first-order softmax floor's miss, here and in 40_frontier (its cells at L = 4d, β ≤ 2)
-FIRST_ORDER_WHY = ("the first-order floor takes §7's Gaussian threshold, while the softmax count calibrates on a wild "
+# One reason for the first-order softmax floor's miss, here and on the frontier (its cells at L = 4d, β ≤ 2)
+FIRST_ORDER_WHY = ("§10: the first-order floor takes §7's Gaussian threshold, while the softmax count calibrates on a "
+                   "wild "
                    "bootstrap of each sequence's few residual degrees of freedom, whose null is heavier at small L "
-                   "(41_kernel_rank §10, the wild bootstrap's own threshold; what remains with it is not derived)")
+                   "(the wild bootstrap's own threshold); what remains with it is not derived")
 
 # %% ../../nbs/theorems/41_kernel_rank.ipynb #48f898aa
 def softmax_floors(D:pd.DataFrame, sigma:float=.05, d:int=8, n:int=64) -> pd.DataFrame:
@@ -430,9 +424,9 @@ def _wild_floor_one(L:int, sigma_r:float, beta:float, seed:int, d:int=8, n:int=6
     th2 = (a + math.sqrt(max(a * a - 4 * M.tau2 * d, 0.))) / 2
     return math.sqrt(d) / beta * sigma_r * math.sqrt(th2 / M.signal)
 
-WHY_MISFIT = ("at L ≤ 8d the misfit falls more slowly than the 1/L of the ratio-of-means expansion (§10, what the "
-              "measurement shows)")
-WHY_LEVEL = ("§10, what the measurement shows: the level rests on the first-order signal βs/√d, not derived to be "
+WHY_MISFIT = ("§10: at L ≤ 8d the misfit falls more slowly than the 1/L of the ratio-of-means expansion, "
+              "which needs L large against the effective number of keys")
+WHY_LEVEL = ("§10: the level rests on the first-order signal βs/√d, not derived to be "
              "the per-sequence slope at β = 1, and on the misfit's heteroscedasticity, which the prediction ignores")
 
 def wild_prediction_se(sigma_r:pd.Series, # residual noise per L (β = 1)
@@ -442,8 +436,7 @@ def wild_prediction_se(sigma_r:pd.Series, # residual noise per L (β = 1)
     "Monte Carlo s.e. of `wild_floor`'s prediction per L and of its slope: 16 one-set predictions, over √4."
     # The wild prediction is itself a Monte Carlo estimate (4 token sets and 4 noise sets, `wild_floor`): its s.e. is
     # the spread of 16 one-set predictions (seeds apart from the estimate's) over √4, per L and for the slope, and it
-    # enters each z beside the measurement's s.e., as `as_predicted`'s does (§7). Added after wild_floor_slope's verdict
-    # at the paper scale (z = −3.07 without it) was seen, when a referee measured that error (§10 says so).
+    # enters each z beside the measurement's s.e., as `as_predicted`'s does (§7); declared after the data (§10).
     one = np.array([[_wild_floor_one(L, sigma_r[L], 1., seed=1000 + i) for L in Ls] for i in range(16)])
     return one.std(0, ddof=1) / 2, float(np.std([slope(y) for y in one], ddof=1) / 2)
 
@@ -486,17 +479,17 @@ def softmax_study(soft:list) -> dict:
     claim('slope_discriminates', 'softmax, β = 1: the slope test of wild_floor_slope rejects the prediction with '
           '§7\'s Gaussian threshold (the uncorrected ratios): that test can fail', abs(zb['gaussian']) > zmax,
           f"predicted {parts['gaussian']:.3f}: z = {zb['gaussian']:.2f} (wild_floor_slope's: z = {zb['wild']:.2f})"),
-    # The slope, a verdict of its own (expectation written after the data were seen, §10): the derivation predicts it
+    # The slope, a verdict of its own (declared after the data, §10): the derivation predicts it
     # (noise part + misfit part, with the wild threshold). The level's remainder is a first-order-in-β effect whose
     # change over L the expansion puts at O((e^{‖a‖²} − 1)/L), about 1% at β = 1 (e^{‖a‖²} − 1 ≈ e^{0.19} − 1 ≈ 0.2 over
     # L ≥ 16), a slope change under 0.01, against its s.e. 0.02–0.05:
     # so the derivation expects the slope to agree, whatever the level does. Expected to hold at both scales; its z
-    # carries the prediction's Monte Carlo s.e. (above), added after the paper verdict without it was seen (§10).
+    # carries the prediction's Monte Carlo s.e. (above).
     claim('wild_floor_slope', 'softmax, β = 1: with the wild bootstrap\'s threshold the slope of the calibrated '
           f'50% point in log L agrees with the first-order prediction (noise part + misfit part) within {zmax:.1f} '
           's.e. (one two-sided test at 0.27%)', abs(zb['wild']) <= zmax,
           f"measured {meas.b:.3f} ± {meas.se_b:.3f}, predicted {parts['wild']:.3f} ± {wild_slope_se:.3f} (its Monte "
-          f"Carlo s.e.): z = {zb['wild']:.2f}"),
+          f"Carlo s.e.): z = {zb['wild']:.2f}", after_data=True),
     claim('wild_floor_level', 'softmax, β = 1: with the wild bootstrap\'s threshold the calibrated 50% point '
           'agrees with the first-order prediction at every L, within its s.e. (joint, Bonferroni)', lz.holds,
           f"{rtxt}; largest |z| {lz.worst:.1f} against {lz.bound:.1f}", expect=False, why=WHY_LEVEL)]
