@@ -484,7 +484,7 @@ def recover_kernel_rank(X, # sequences (n, L, d), tensor or array, any device
                         draws:int=None, # Monte Carlo noise draws ('calibrated'; default max(199, 2/α − 1))
                         seed:int=0, # of the Monte Carlo draws (the reading is deterministic)
                        ):
-    "Kernel rank read from data before training (THEORY §5): over-counts with chance ≤ alpha where it answers unwarned."
+    "Kernel rank read from data before training (Theorem 4): over-counts with chance ≤ alpha where it answers unwarned."
     _check_options(kind, method, alpha, draws)
     if kind == 'softmax' and method != 'calibrated':                  # 'edge', 'gd': no rate (§8, 40 § Over-counts)
         warnings.warn(f"kind='softmax', method={method!r}: this count has no calibrated over-count rate for softmax "
