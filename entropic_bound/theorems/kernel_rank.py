@@ -296,7 +296,7 @@ def null_study(null:list, sizes:list, wide:list, known:list) -> dict:
 
 @THEOREM.claims('null', 'null_sizes', 'null_wide', 'null_known', name='null')
 def null_claims(null:list, sizes:list, wide:list, known:list) -> list:
-    "§8's claims: the over-count rate on nulls, per regime and pooled, the refusal, §5's route."
+    "On null controls the calibrated count over-counts no more often than α, per regime and pooled (§8)."
     return null_study(null, sizes, wide, known)['claims']
 
 # %% ../../nbs/theorems/41_kernel_rank.ipynb #7d9d6205
@@ -372,7 +372,7 @@ def power_study(power:list, oracle:list, oracle_null:list, alpha:float=1e-2, lev
 
 @THEOREM.claims('power_linear', 'likelihood_oracle', 'likelihood_oracle_null', name='power')
 def power_claims(power:list, oracle:list, oracle_null:list) -> list:
-    "§9's claims: the linear 50% point against §7's floors and prediction, the comparison counts, the oracle."
+    "Linear attention: the calibrated 50% point is the predicted one, below the comparison counts' (§9)."
     return power_study(power, oracle, oracle_null)['claims']
 
 # %% ../../nbs/theorems/41_kernel_rank.ipynb #78b9a00e
@@ -497,5 +497,5 @@ def softmax_study(soft:list) -> dict:
 
 @THEOREM.claims('power_softmax', name='softmax')
 def softmax_claims(soft:list) -> list:
-    "§10's claims: the softmax floor against the first-order prediction, its slope in L, the misfit."
+    "Softmax: the calibrated floor's slope in L is the first-order one; its level and the misfit are not (§10)."
     return softmax_study(soft)['claims']
