@@ -43,7 +43,9 @@ _APPENDIX = {'A1': 'a1-what-the-estimators-accept', 'A2': 'a2-linear-attention-v
             'A9': 'a9-which-limits-belong-to-the-estimator-and-which-to-the-data'}
 _ESTIMATOR = {'8': 'the-over-count-rate-measured-on-nulls', '9': 'power-at-the-datas-limit-linear-attention',
              '10': 'softmax-the-floor-and-how-it-moves-with-', '11': 'what-limits-belong-to-whom-and-what-it-costs',
-             '4': 'the-calibrated-count-methodcalibrated-the-default', '7': 'where-detection-should-start-the-floors'}
+             '1': 'what-the-estimator-accepts', '2': 'the-per-sequence-fits', '3': 'the-comparison-counts-methodedge-gd',
+             '4': 'the-calibrated-count-methodcalibrated-the-default', '5': 'linear-attention-with-the-value-map-known',
+             '6': 'the-entry-point-and-what-a-user-gets-back', '7': 'where-detection-should-start-the-floors'}
 
 def section_link(section:str, # a reason's leading section: '§A4' (42_frontier_appendix), '§9' (41 or the estimator)
                 ) -> str|None:
