@@ -287,7 +287,8 @@ def underdetermined_claims(records:list) -> list:
                        and (g.stopped[l] <= ts + tp).all()),
                   f"largest training loss: {g.loss.max():.1e}; steps taken small / large per teacher: "
                   f"{list(zip(g.stopped[s].astype(int).tolist(), g.stopped[l].astype(int).tolist()))}; t_small "
-                  f"{ts.tolist()}, t_pow {sorted(set(tp.tolist()))}, config cap {sorted(set(g.cap.astype(int).tolist()))}"),
+                  f"{ts.tolist()}, t_pow {sorted(set(tp.tolist()))}, "
+                  f"config cap {sorted(set(g.cap.astype(int).tolist()))}"),
             claim('frozen', 'Vᵀ(I − P_X) never moves under GD (relative drift ≤ 1e-10)', g.drift.max() <= 1e-10,
                   f"largest relative drift: {g.drift.max():.1e}", kind='check'),
             claim('small_rank', f"small initialisation ends at rank r* = {g.r_star} exactly, every teacher",
