@@ -216,20 +216,28 @@ def _correction_size_claim(records:list, rows:list, # data-only records; their `
     per_m = ', '.join(f"L = {r['L']}: b = {r['b']:.2f} ± {r['se_b']:.2f} (B(n₀) = {r['shift']:.2f} ± "
                       f"{r['se_shift']:.2f}), width {r['width']:.3f} ± {r['se_width']:.3f}, skew {r['skew']:.2f} ± "
                       f"{r['se_skew']:.2f} ({r['points']} points)" for r in mr)
-    old = rs - 1 + n50_repulsion(spec, sig)           # the earlier derivation: one noise dimension per stronger direction
-    return claim('correction_size', f"Gavish–Donoho, whitened operator, known σ: b derived (§4): a single spike's own {b1:.3f} (`n50_single_spike`: the resolvent's "
+    # the earlier derivation: one noise dimension per stronger direction
+    old = rs - 1 + n50_repulsion(spec, sig)
+    return claim('correction_size', f"Gavish–Donoho, whitened operator, known σ: b derived (§4): a single spike's own "
+                                    f"{b1:.3f} (`n50_single_spike`: the resolvent's "
               "real-Wishart 1/L, the detection margin's second-order mean and its skew) plus the r* − 1 = "
-              f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − s_{{r*}}²) "
+              f"{rs - 1} stronger directions' {inter:.3f} (`n50_interaction`: noise coupling Σ_j s_j²/(s_j² − "
+              f"s_{{r*}}²) "
               f"and signal repulsion), b = {bd:.3f}; read at each L from the derived detection curve fitted by maximum "
-              "likelihood over `margin_window` (a convention: every Schur factor ≤ 2), with B(n₀), the width and the skew "
-              "free (`margin_fit`: b's s.e. carries their error), as the fitted curve's n₅₀/n₀ = 1 + b_L/L, the asymptote "
+              "likelihood over `margin_window` (a convention: every Schur factor ≤ 2), with B(n₀), the width and the "
+              "skew "
+              "free (`margin_fit`: b's s.e. carries their error), as the fitted curve's n₅₀/n₀ = 1 + b_L/L, the "
+              "asymptote "
               "of b_L = b∞ + e/L equals it within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fb.a - bd) <= 3 * fb.se_a,
               f'b∞ = {fb.a:.2f} ± {fb.se_a:.2f} ((b∞ − {bd:.3f})/s.e. = {(fb.a - bd) / fb.se_a:+.1f}; 3-s.e. band '
-              f'[{fb.a - 3 * fb.se_a:.2f}, {fb.a + 3 * fb.se_a:.2f}]: the earlier derivation r* − 1 + repulsion = {old:.3f} '
+              f'[{fb.a - 3 * fb.se_a:.2f}, {fb.a + 3 * fb.se_a:.2f}]: the earlier derivation r* − 1 + repulsion = '
+              f'{old:.3f} '
               f'{"outside" if abs(fb.a - old) > 3 * fb.se_a else "inside"} it), e = {fb.b:.1f} ± '
               f'{fb.se_b:.1f}, χ² = {fb.chi2:.2f} on {fb.dof} dof; per L: {per_m}; B(n₀) read at n₀ alone through the '
-              f'derived width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: compare the '
-              f'fitted B(n₀) above): {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived {q:.3f}), b = {x:.2f} ± {y:.2f}'
+              f'derived width and skew (`b_from_p_at_n0`, the earlier reading, biased by the width\'s 1/L term: '
+              f'compare the '
+              f'fitted B(n₀) above): {bm:.2f} ± {se_m:.2f}, per L ' + ', '.join(f'{L}: P = {p:.3f} ± {e:.3f} (derived '
+                                                                                f'{q:.3f}), b = {x:.2f} ± {y:.2f}'
                                                       for L, p, e, q, x, y in bL)
               + f'; the logistic over 0.4–2 n₀ reads the skewed curve low (§4): {fit0}; read locally (`n50_bracket`): '
               f'b = {bl.c:.2f} ± {bl.se:.2f} ((b − {bd:.3f})/s.e. = {(bl.c - bd) / bl.se:+.1f}: pulled low by the '
@@ -255,25 +263,32 @@ def n50_claims(records:list) -> list:
         claim('correction_form', 'the finite-L correction is b/L: with a = 0 asserted, n₅₀/n₀ − 1 = b/L is consistent '
               'with the measured 50% points (χ² ≤ dof + 3√(2 dof))', b0.chi2 <= b0.dof + 3 * math.sqrt(2 * b0.dof),
               f'{fit0}; free fit {fit_}'),
-        claim('margin_width', "Gavish–Donoho, whitened operator, known σ (the estimator §4 derives): the derived margin's s.d. √((1 + 1/ρ)/(2L)) is its L → ∞ s.d. (§4): the width read at "
+        claim('margin_width', "Gavish–Donoho, whitened operator, known σ (the estimator §4 derives): the derived "
+                              "margin's s.d. √((1 + 1/ρ)/(2L)) is its L → ∞ s.d. (§4): the width read at "
               "each L with b and the skew (`margin_fit`, in units of the derived s.d.), fitted as w_L = w∞ + c/L, has "
-              "w∞ = 1 within 3 s.e. (two-sided); the curve carries the derived variation of the shift, s.d. and skew with n "
+              "w∞ = 1 within 3 s.e. (two-sided); the curve carries the derived variation of the shift, s.d. and skew "
+              "with n "
               "(`margin_shift`), and the 1/L term c that remains is measured, not derived",
               len(mr) >= 3 and abs(fw.a - 1) <= 3 * fw.se_a,
               f'w∞ = {fw.a:.4f} ± {fw.se_a:.4f} ((w∞ − 1)/s.e. = {(fw.a - 1) / fw.se_a:+.1f}), c = {fw.b:.2f} ± '
               f'{fw.se_b:.2f}, χ² = {fw.chi2:.2f} on {fw.dof} dof; per L: ' + ', '.join(
                   f"{r['L']}: {r['width']:.3f} ± {r['se_width']:.3f}" for r in mr)),
-        claim('margin_skew', "Gavish–Donoho, whitened operator, known σ: the derived margin's skew (κ₃ = (1 − 1/(2ρ²))/L² over Var^{3/2}) is its L → ∞ skew (§4): the "
+        claim('margin_skew', "Gavish–Donoho, whitened operator, known σ: the derived margin's skew (κ₃ = (1 − "
+                             "1/(2ρ²))/L² over Var^{3/2}) is its L → ∞ skew (§4): the "
               "skew read at each L with b and the width (`margin_fit`, in units of the derived skew), fitted as "
-              "skew_L = skew∞ + c'/L, has skew∞ = 1 within 3 s.e. (two-sided)", len(mr) >= 3 and abs(fs.a - 1) <= 3 * fs.se_a,
-              f"skew∞ = {fs.a:.2f} ± {fs.se_a:.2f} ((skew∞ − 1)/s.e. = {(fs.a - 1) / fs.se_a:+.1f}; resolves |skew∞ − 1| ≥ "
-              f"{3 * fs.se_a:.2f}), c' = {fs.b:.1f} ± {fs.se_b:.1f}, χ² = {fs.chi2:.2f} on {fs.dof} dof; per L: " + ', '.join(
+              "skew_L = skew∞ + c'/L, has skew∞ = 1 within 3 s.e. (two-sided)",
+              len(mr) >= 3 and abs(fs.a - 1) <= 3 * fs.se_a,
+              f"skew∞ = {fs.a:.2f} ± {fs.se_a:.2f} ((skew∞ − 1)/s.e. = {(fs.a - 1) / fs.se_a:+.1f}; resolves |skew∞ − "
+              f"1| ≥ "
+              f"{3 * fs.se_a:.2f}), c' = {fs.b:.1f} ± {fs.se_b:.1f}, χ² = {fs.chi2:.2f} on {fs.dof} dof; per L: "
+              + ', '.join(
                   f"{r['L']}: {r['skew']:.2f} ± {r['se_skew']:.2f}" for r in mr)),
         _correction_size_claim(records, rows, mr, fit0),
         # the reading this claim was first judged by, kept as its own claim: `correction_size` reads b at n₀ instead,
         # a choice made after this one disagreed (§4 says so)
         claim('correction_logistic', f'the 50% points fitted by the logistic over the grid (`n50_line`, the points of '
-              f'`asymptote` and `correction_form`) give b (with a = 0) = the derived {bd:.3f} within 3 s.e. (two-sided)',
+              f'`asymptote` and `correction_form`) give b (with a = 0) = the derived {bd:.3f} '
+              f'within 3 s.e. (two-sided)',
               abs(b0.c - bd) <= 3 * b0.se, f'{fit0}; (b − {bd:.3f})/s.e. = {(b0.c - bd) / b0.se:+.1f}', expect=False,
               why=WHY_LOGISTIC, after_data=True)]
 
@@ -292,7 +307,7 @@ def n50_repulsion(spectrum:list, sigma:float) -> float:
 
 def n50_single_spike(rho:float, # nd/L at the 50% point: 3σ²/s_{r*}² at n₀
                     ) -> float:
-    "A single spike's own b in n₅₀/n₀ = 1 + b/L: the resolvent's real-Wishart 1/L, the fluctuations' mean and skew (§4)."
+    "A single spike's own b in n₅₀/n₀ = 1 + b/L: real-Wishart resolvent 1/L, the fluctuations' mean and skew (§4)."
     # −3/8: E(1/L)tr(z − ZZᵀ/L)⁻¹ = 1/4 + 3/(64L) at the threshold z = 16/3; 5/8 + 1/ρ: the second-order mean of the
     # detection margin log(x·t); (2ρ² − 1)/(3ρ(ρ + 1)): its median lies κ₃/(6 Var) below its mean (Cornish–Fisher).
     return -3 / 8 + 5 / 8 + 1 / rho + (2 * rho ** 2 - 1) / (3 * rho * (rho + 1))
@@ -300,7 +315,8 @@ def n50_single_spike(rho:float, # nd/L at the 50% point: 3σ²/s_{r*}² at n₀
 def n50_interaction(spectrum:list, sigma:float) -> float:
     "The r* − 1 stronger directions' share of b: noise coupling Σ_j s_j²/(s_j² − s_r²) plus their signal repulsion."
     # The Schur complement of the 2r×2r secular matrix at the threshold: each strong block (its BBP root well above)
-    # takes (η²(⟨r²⟩ − ⟨r⟩²) + ⟨λr²⟩)/L = 1/(6L) from the weak one's resolvent, scaled by its inverse, 1/(1 − s_r²/s_j²).
+    # takes (η²(⟨r²⟩ − ⟨r⟩²) + ⟨λr²⟩)/L = 1/(6L) from the weak one's resolvent, scaled by its inverse, 1/(1 −
+    # s_r²/s_j²).
     s2 = sorted(x ** 2 for x in spectrum)
     return sum(x / (x - s2[0]) for x in s2[1:]) + n50_repulsion(spectrum, sigma)
 
@@ -309,7 +325,7 @@ def n50_coefficient(spectrum:list, sigma:float) -> float:
     return n50_single_spike(3 * sigma ** 2 / min(spectrum) ** 2) + n50_interaction(spectrum, sigma)
 
 def margin_pole(spectrum:list) -> float:
-    "max_j s_{r*}²/s_j² over the stronger directions: n/n₀ where a Schur factor 1/(1 − s_{r*}²n₀/(s_j²n)) diverges (0: rank 1)."
+    "max_j s_{r*}²/s_j² (0 at rank 1): the n/n₀ where a Schur factor 1/(1 − s_{r*}²n₀/(s_j²n)) diverges."
     s2 = sorted(v ** 2 for v in spectrum)
     return s2[0] / s2[1] if len(s2) > 1 else 0.
 
@@ -341,9 +357,10 @@ def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None,
             width:float=1., # the margin's s.d. in units of the derived one (`margin_fit` reads it)
             skew:float=1., # its skew in units of the derived one
            ) -> float:
-    "P(r̂ = r*) at n (the margin's shift, s.d. and skew derived at n; b its shift at n₀): Cornish–Fisher, Z + (γ/6)(Z² − 1) > u."
+    "P(r̂ = r*) at n, Cornish–Fisher Z + (γ/6)(Z² − 1) > u: shift, s.d. and skew derived at n; b the shift at n₀."
     mean, sd, g = n0_margin(L, spectrum, sigma, b, n / n0)
-    if (width, skew) != (1., 1.):                                     # the median −b/(2L) kept: mean = median + γ s.d./6
+    # the median −b/(2L) kept: mean = median + γ s.d./6
+    if (width, skew) != (1., 1.):
         mean, sd, g = mean - g * sd / 6 + g * skew * sd * width / 6, sd * width, g * skew
     u = -(mean + .5 * math.log(n / n0)) / sd                          # the margin grows by ½ log(n/n₀)
     # Z + c(Z² − 1) > u, c = γ/6, on the map's increasing branch (1 + 2cZ > 0): Z > z, its root there (a proper
@@ -401,7 +418,7 @@ def margin_fit(ns:list, # the grid points read (`margin_window`)
                n0:float, L:int, spectrum:list, sigma:float,
                schur:float=MARGIN_SCHUR, # the window `ns` must lie in (`margin_window`)
               ) -> dict:
-    "Maximum likelihood of the curve `p_at_n0`, B(n₀), width and skew free: the curve's n₅₀ as 1 + b/L, values, s.e. (§4)."
+    "Maximum likelihood of `p_at_n0` with B(n₀), width and skew free: its n₅₀ as 1 + b/L, the values and s.e. (§4)."
     ns, hits = np.asarray(ns, dtype=float), np.asarray(hits, dtype=float)
     if len(ns) < 4: raise ValueError(f"margin_fit needs ≥ 4 grid points in its window to read b, width and skew, got "
                                      f"{len(ns)} at L = {L}")
@@ -417,7 +434,8 @@ def margin_fit(ns:list, # the grid points read (`margin_window`)
                          "locally convex maximum): the grid needs points on both sides of n₅₀ inside its window")
     se = np.sqrt(np.diag(np.linalg.inv(H)))
     # the fitted curve's 50% point: its median ½ log x − B(x)/(2L) is 0, B(x) = x[0] + B_derived(x) − B_derived(1) (the
-    # median does not depend on the width and skew factors); log x − B(x)/L rises in x, so bisection, and b_L = L(x₅₀ − 1)
+    # median does not depend on the width and skew factors); log x − B(x)/L rises in x, so bisection, and b_L = L(x₅₀ −
+    # 1)
     # with s.e. by the implicit derivative dx₅₀/dB(n₀) = x/(L − x B'(x))
     shift = lambda t: x[0] + margin_shift(spectrum, sigma, t) - margin_shift(spectrum, sigma)
     lo = margin_pole(spectrum) * (1 + 1e-6) or 1e-3                                      # margin_shift's pole
@@ -433,7 +451,8 @@ def margin_readings(records:list, estimator:str='white_known', schur:float=MARGI
         c = next(r['config'] for r in records if r['config']['L'] == L)
         hit = g.ranks[estimator] == g.r_star
         w = margin_window(g.ns, g.n0, c['spectrum'], schur)
-        out.append(margin_fit(np.array(g.ns)[w], hit.sum(1)[w], hit.shape[1], g.n0, L, c['spectrum'], c['sigma'], schur))
+        out.append(margin_fit(np.array(g.ns)[w], hit.sum(1)[w], hit.shape[1], g.n0, L,
+                              c['spectrum'], c['sigma'], schur))
     return out
 
 def _count_stats(records:list) -> dict:
@@ -467,7 +486,8 @@ def data_only_claims(records:list) -> list:
               'whitened pair); the other pairs are not evaluable on this grid: '
               + (', '.join(f'{L}/{k}' for L, k in thin) or 'none'),
               all(c['under'][p] for p in ev) and all('white' not in k for L, k in thin),
-              'n below n₅₀ inside the regime per (L, estimator): ' + ', '.join(f'{L}/{k}: {v}' for (L, k), v in nb.items())
+              'n below n₅₀ inside the regime per (L, estimator): '
+              + ', '.join(f'{L}/{k}: {v}' for (L, k), v in nb.items())
               + '; pairs not significantly under: '
               + (', '.join(f'{L}/{k}' for (L, k), v in c['under'].items() if not v) or 'none')),
         claim('no_overcount', f'no estimator over-counts at any measured n inside its regime (raw M̂ at known '
