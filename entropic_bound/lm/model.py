@@ -12,7 +12,8 @@ from torch import nn
 from ..validators import check_int
 
 # %% auto #0
-__all__ = ['LMConfig', 'head_ranks', 'rank_scale', 'rank_masks', 'RankedGPT', 'lm_logits', 'attention_logits', 'kernels']
+__all__ = ['LMConfig', 'head_ranks', 'rank_scale', 'rank_masks', 'RankedGPT', 'lm_logits', 'attention_logits',
+           'normed_layer_inputs', 'kernels']
 
 # %% ../../nbs/lm/01_model.ipynb #15ba64b7
 @dataclass(frozen=True)
@@ -168,6 +169,16 @@ def attention_logits(m:RankedGPT, # the ensemble
     q, k, _ = _qkv(m, _ln(h, m.ln1_w[:, layer], m.ln1_b[:, layer]), layer)    # (E, B, H, L, k)
     return q @ k.transpose(-1, -2)                                            # (E, B, H, L, L)
 
+def normed_layer_inputs(m:RankedGPT, # the ensemble
+                     idx:torch.Tensor, # (B, L) or (E, B, L) byte ids
+                    ) -> list: # per layer (E, B, L, d)
+    "The layer-normed inputs that each layer's attention reads."
+    out, h = [], _embed(m, idx)                                               # (E, B, L, d)
+    for i in range(m.cfg.n_layer):
+        out.append(_ln(h, m.ln1_w[:, i], m.ln1_b[:, i]))                      # (E, B, L, d)
+        h = _block(m, h, i)                                                   # (E, B, L, d)
+    return out
+
 def kernels(m:RankedGPT, # the ensemble
            ) -> torch.Tensor: # (E, n_layer, n_head, d, d)
     "Each head's query–key kernel c W_Q diag(m) W_Kᵀ: logits are x_q K x_kᵀ on layer-normed inputs."
@@ -175,3 +186,4 @@ def kernels(m:RankedGPT, # the ensemble
     Wq = m.W_q.view(E, n, -1, H, k).permute(0, 1, 3, 2, 4) * m.mask[:, :, :, None]  # (E, n, H, d, k)
     Wk = m.W_k.view(E, n, -1, H, k).permute(0, 1, 3, 2, 4) * m.mask[:, :, :, None]  # (E, n, H, d, k)
     return m.scale[..., None, None] * Wq @ Wk.transpose(-1, -2)                      # (E, n, H, d, d)
+
