@@ -14,13 +14,13 @@ from entropic_bound.theorems.task_rank_reading import (
 __all__ = ['THEOREM', 'loss_vs_rank']
 
 # %% ../../nbs/theorems/60_task_rank.ipynb #5409a557
-THEOREM = Theorem('task_rank', 'Beyond the paper: the query–key rank a language task needs')
+THEOREM = Theorem('task_rank', 'Theorem 5, beyond the paper: the query–key rank a language task needs')
 THEOREM.sweep('uniform', uniform_configs, cost=lambda c: 40. * len(c['seeds']) / 4)(uniform_experiment)
 THEOREM.claims('uniform')(guard_claims)
 THEOREM.claims('uniform')(rank_needed_claims)
 THEOREM.claims('uniform')(knee_claims)
 THEOREM.claims('uniform')(recovery_claims)
-THEOREM.claims('uniform')(pipeline_claims)
+THEOREM.claims('uniform')(pipeline_claims);
 
 # %% ../../nbs/theorems/60_task_rank.ipynb #3cd0b277
 def loss_vs_rank(records:list, # the uniform sweep's records at one scale
@@ -43,4 +43,4 @@ def loss_vs_rank(records:list, # the uniform sweep's records at one scale
     ax.legend(fontsize=7, loc='upper right'); fig.tight_layout()
     return fig
 
-THEOREM.figure('loss_vs_rank', 'uniform')(loss_vs_rank)
+THEOREM.figure('loss_vs_rank', 'uniform')(loss_vs_rank);

@@ -126,12 +126,12 @@ def _within_step(a:float, b:float) -> bool:
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #90770901
 _NO_READING = ('§the-guard: no reading: at the quick budget full rank does not beat the bigram model, so the scale '
               'checks the pipeline, not the task.')
-_UNRESOLVED = ('§the-margin: not resolved at this scale: ε G must exceed the seed-to-seed margin, which at ε = 0.01 '
-              'needs a gap of 100 margins.')
+_UNRESOLVED_TOO = ('At the paper scale it is declared unresolved (§the-margin): ε G must exceed the seed-to-seed '
+                   'margin δ, which at ε = 0.01 needs G ≥ 100 δ.')
 
 def _expect(eps:float=None) -> tuple:
     "(expect, why) of a task claim: no reading at quick; at paper, ε = 0.01 unresolved."
-    if eps == 0.01: return dict(quick=False, paper=False), _NO_READING + ' At the paper scale: ' + _UNRESOLVED[1:]
+    if eps == 0.01: return dict(quick=False, paper=False), _NO_READING + ' ' + _UNRESOLVED_TOO
     return dict(quick=False, paper=True), _NO_READING
 
 def _curve(t:dict, R:dict) -> str:
