@@ -6,16 +6,16 @@
 from __future__ import annotations
 import numpy as np
 from ..harness.theorem import Theorem
-from entropic_bound.theorems.task_rank_reading import (
-    uniform_configs, uniform_experiment, loss_table, reading, guard_claims, rank_needed_claims, knee_claims,
-    recovery_claims, pipeline_claims)
+from .task_rank_reading import (
+    uniform_configs, uniform_cost, uniform_experiment, loss_table, reading, guard_claims, rank_needed_claims,
+    knee_claims, recovery_claims, pipeline_claims)
 
 # %% auto #0
 __all__ = ['THEOREM', 'loss_vs_rank']
 
 # %% ../../nbs/theorems/60_task_rank.ipynb #5409a557
 THEOREM = Theorem('task_rank', 'Theorem 5, beyond the paper: the query–key rank a language task needs')
-THEOREM.sweep('uniform', uniform_configs, cost=lambda c: 40. * len(c['seeds']) / 4)(uniform_experiment)
+THEOREM.sweep('uniform', uniform_configs, cost=uniform_cost)(uniform_experiment)
 THEOREM.claims('uniform')(guard_claims)
 THEOREM.claims('uniform')(rank_needed_claims)
 THEOREM.claims('uniform')(knee_claims)

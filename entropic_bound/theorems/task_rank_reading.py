@@ -15,8 +15,9 @@ from ..lm.preregistration import QUICK, PAPER, EPSILONS, KNEE_BIC, pooled_sd, r_
 from ..harness.claims import claim
 
 # %% auto #0
-__all__ = ['uniform_configs', 'kernel_energies', 'uniform_experiment', 'loss_table', 'reading', 'learned_energy_ranks',
-           'guard_claims', 'rank_needed_claims', 'knee_claims', 'recovery_claims', 'pipeline_claims']
+__all__ = ['uniform_configs', 'uniform_cost', 'kernel_energies', 'uniform_experiment', 'loss_table', 'reading',
+           'learned_energy_ranks', 'guard_claims', 'rank_needed_claims', 'knee_claims', 'recovery_claims',
+           'pipeline_claims']
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #36cf5e4a
 _SCALES = dict(quick=QUICK, paper=PAPER)
@@ -33,6 +34,11 @@ def uniform_configs(scale:str, # 'quick' or 'paper'
                 steps=s.steps, batch=s.batch, held_windows=s.held_windows, device=device, **_TRAIN)
     seeds = list(range(s.seeds))
     return [dict(base, seeds=seeds[i:i + _SEED_GROUP]) for i in range(0, len(seeds), _SEED_GROUP)]
+
+def uniform_cost(cfg:dict) -> float:
+    "Estimated CPU seconds of a config: the quick group's 32 s, scaled by members × steps × L × n_layer d²."
+    work = len(cfg['seeds']) * len(cfg['ranks']) * cfg['steps'] * cfg['L'] * cfg['n_layer'] * cfg['d'] ** 2
+    return 32. * work / (4 * 6 * 200 * 32 * 32 ** 2)
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #7cc9dbd0
 @torch.no_grad()
