@@ -22,7 +22,7 @@ __all__ = ['THEOREM', 'noisy_static_claims', 'inverse_domain_claims', 'restart_c
            'gamma_peak_claims', 'gamma_misread_claims', 'inverse_noise_claims', 'gamma_capacity_claims',
            'length_claims']
 
-# %% ../../nbs/theorems/20_ladder.ipynb #16d6f8bc
+# %% ../../nbs/theorems/20_ladder.ipynb #335e6fb9
 THEOREM = Theorem('ladder', 'Theorem 2: the ladder')
 THEOREM.sweep('static', static_configs)(static_experiment)
 THEOREM.sweep('capacity', capacity_configs)(capacity_experiment)
