@@ -20,8 +20,28 @@ def notebooks(root:Path=NBS) -> list:
     "Every notebook below `root` that nbdev reads (folders and files starting with '_' or '.' skipped), in path order."
     return sorted(p for p in root.rglob('*.ipynb') if not any(s.startswith(('_', '.')) for s in p.relative_to(root).parts))
 
-PAGES = ['index'] + [p.relative_to(NBS).with_suffix('').as_posix() for p in notebooks() if p.stem != 'index']
-THEOREM_PAGES = [p for p in PAGES if p.startswith('theorems/') and p.split('/')[1][:2] in ('10', '20', '30', '40')]
+def title(nb:Path) -> str:
+    "The notebook's title: the first Markdown heading of level 1."
+    for c in json.loads(nb.read_text())['cells']:
+        if c['cell_type'] == 'markdown' and (m := re.search(r'^#\s+(.+)$', ''.join(c['source']), re.M)): return m.group(1)
+    return ''
+
+def site_sections() -> list:
+    "(caption, pages) in the order a reader meets them: the stories, their appendices, beyond the paper, guides, library."
+    pages = {p.relative_to(NBS).with_suffix('').as_posix(): title(p) for p in notebooks() if p.stem != 'index'}
+    thm = {p: t for p, t in pages.items() if p.startswith('theorems/')}
+    paper = {p: t for p, t in thm.items() if int(p.split('/')[1][:2]) < 50}    # 10–49: the paper's four theorems
+    stories = [p for p, t in paper.items() if re.match(r'Theorem \d+\s*:', t)]
+    appendices = [p for p, t in paper.items() if t.startswith('Appendix')]
+    beyond = [p for p in thm if p not in stories and p not in appendices]
+    guides = [p for p in pages if '/' not in p]
+    library = [p for p in pages if p not in thm and p not in guides]
+    return [('The four theorems', stories), ('Appendices', appendices), ('Beyond the paper', beyond),
+            ('Guides', guides), ('Library reference', library)]
+
+PAGES = ['index'] + [p for _, ps in site_sections() for p in ps]
+THEOREM_PAGES = [p for p in PAGES if p.startswith('theorems/')]
+STORY_PAGES = [p for p in THEOREM_PAGES if re.match(r'Theorem \d+\s*:', title(NBS / f'{p}.ipynb'))]  # 60 too
 API = {'core/00_spectra': ['energy_rank', 'gavish_donoho_rank', 'energy_field', 'effective_ranks'], 'core/01_tasks': ['attentiontask'],
        'core/02_models': ['attentionhead'], 'core/03_train': ['fit'], 'theorems/40_frontier': ['frontier_claims'],
        'estimators/01_kernel_rank': ['recover_kernel_rank'], 'real/51_heads': ['measure_model', 'reproduction_error', 'visible_field'],
@@ -83,13 +103,37 @@ def build():
     for nb in proc.rglob('*.ipynb'): sphinxify(nb)
     shutil.copytree(ROOT / 'nbs' / 'images', proc / 'images', dirs_exist_ok=True)
     idx = json.loads((proc / 'index.ipynb').read_text())          # the sidebar: a hidden toctree on the landing page
-    idx['cells'].append({'cell_type': 'markdown', 'metadata': {}, 'source': ['```{toctree}\n:hidden:\n:maxdepth: 1\n\n' + '\n'.join(PAGES[1:]) + '\n```']})
+    idx['cells'] += [{'cell_type': 'markdown', 'metadata': {}, 'source': [f'```{{toctree}}\n:hidden:\n:maxdepth: 1\n'
+                      f':caption: {cap}\n\n' + '\n'.join(ps) + '\n```']} for cap, ps in site_sections() if ps]
     (proc / 'index.ipynb').write_text(json.dumps(idx))
     subprocess.run([sys.executable, '-m', 'sphinx', '-b', 'html', '-q', '-c', str(ROOT / 'nbs' / '_sphinx'), str(proc), str(ROOT / '_docs')],
                    check=True)
     (ROOT / '_docs' / '.nojekyll').touch()
     shutil.rmtree(work, ignore_errors=True)
     print(f"built {ROOT / '_docs' / 'index.html'}")
+
+TLDR_BEFORE_FIGURE = '''
+const t = Array.from(document.querySelectorAll('table')).find(t => {
+  let e = t; for (let i = 0; i < 6 && e; i++, e = e.previousElementSibling || e.parentElement)
+    if (e.textContent.includes('TL;DR')) return true;
+  return false; });
+const img = document.querySelector('article img, main img, img');
+return !!(t && img && (t.compareDocumentPosition(img) & Node.DOCUMENT_POSITION_FOLLOWING));'''
+
+def dead_links(links:list, ids_of:dict) -> list:
+    "Links of the site's pages whose target page does not exist, or whose anchor is not an id of that page."
+    from urllib.parse import urlparse, unquote
+    site, bad = (ROOT / '_docs').resolve(), []
+    for page, href in links:
+        u = urlparse(href)
+        if u.scheme != 'file': continue                                   # the web: not followed offline
+        target = Path(unquote(u.path)).resolve()
+        if site not in target.parents: continue                            # the browser's own pages
+        rel = target.relative_to(site).with_suffix('').as_posix()
+        if not target.exists(): bad.append(f"{page}: dead link to {target.relative_to(site)}")
+        elif u.fragment and rel in ids_of and unquote(u.fragment) not in ids_of[rel]:
+            bad.append(f"{page}: link to {rel}#{u.fragment}: no such anchor on that page")
+    return sorted(set(bad))
 
 def test():
     from selenium import webdriver
@@ -101,7 +145,7 @@ def test():
     opts.binary_location = shutil.which('chromium') or '/usr/bin/chromium'
     drv = webdriver.Chrome(service=Service(shutil.which('chromedriver') or '/usr/bin/chromedriver'), options=opts)
     shots = ROOT / '_docs' / 'screenshots'; shots.mkdir(exist_ok=True)
-    failures, n = [], 0
+    failures, n, ids_of, links = [], 0, {}, []
     try:
         for page in PAGES:
             drv.get((ROOT / '_docs' / f'{page}.html').as_uri())
@@ -117,11 +161,15 @@ def test():
             text = drv.execute_script("return document.body.innerText")
             ids = drv.execute_script("return Array.from(document.querySelectorAll('[id]')).map(e => e.id)")
             drv.save_screenshot(str(shots / f'{page}.png'))
+            ids_of[page] = set(ids)
+            links += [(page, h) for h in drv.execute_script("return Array.from(document.querySelectorAll('a[href]')).map(a => a.href)")]
             checks = [(f'{page}: page has a title', bool(drv.title))]
             if page in THEOREM_PAGES or page in ('index', 'core/00_spectra'):
                 checks.append((f'{page}: math is typeset ({math} MathJax elements for {raw} math nodes)', math > 0 and math >= raw))
-            if page in THEOREM_PAGES:
+            if page in STORY_PAGES:
                 checks.append((f'{page}: figures load ({len(imgs)} images)', len(imgs) >= 1 and all(ok for _, ok in imgs)))
+                tldr = drv.execute_script(TLDR_BEFORE_FIGURE)
+                checks.append((f'{page}: a TL;DR table stands before the first figure', tldr))
             else: checks.append((f'{page}: every image loads', all(ok for _, ok in imgs)))
             for name in API.get(page, []):
                 checks.append((f'{page}: API entry {name}', any(i.lower().replace('-', '_') == name for i in ids) and name in text.lower()))
@@ -130,6 +178,9 @@ def test():
                 print(('ok  ' if ok else 'FAIL') + ' ' + what)
                 if not ok: failures.append(what)
     finally: drv.quit()
+    for what in dead_links(links, ids_of):
+        n += 1; print('FAIL ' + what); failures.append(what)
+    n += 1; print(f"ok   {len(links)} links followed")
     print(f"docs: {n - len(failures)} passed, {len(failures)} failed")
     if failures: sys.exit(1)
 
