@@ -6,12 +6,19 @@ Usage: python .ci/republish_check.py REFERENCE_claims.json REPUBLISHED_claims.js
 
 The companion's rewrite (stories and appendices) may change how a claim is worded and where its reason points, not what
 was measured or decided. Compared by id: the same ids, and for each claim the same `kind`, `holds`, `expected`,
-`verdict` and `measured`; `why`, `statement`, the theorem's title and `declared_after_data` may differ, and are counted
-and listed (exit 0). Anything else differing, or an unexpected verdict, fails (exit 1)."""
-import json, subprocess, sys
+`verdict`, and in `measured` the same numbers in the same order (its words may change: a label renamed, a history word
+dropped); `why`, `statement`, the theorem's title, `declared_after_data` and the words of `measured` may differ, and
+are counted and listed (exit 0). Anything else differing, or an unexpected verdict, fails (exit 1)."""
+import json, re, subprocess, sys
+from companion import HISTORY         # history words ('issue 24') are words: their numbers measure nothing
 
-SAME = ('kind', 'holds', 'expected', 'verdict', 'measured')
-MAY_DIFFER = ('why', 'statement', 'declared_after_data')
+SAME = ('kind', 'holds', 'expected', 'verdict')
+MAY_DIFFER = ('why', 'statement', 'declared_after_data', 'measured')
+NUMBER = re.compile(r'[-+]?(?:\d+(?:[.,]\d+)*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|inf|nan', re.I)
+
+def numbers(text) -> list:
+    "The numbers a measured text states, in order (its words aside, and history such as 'issue 24' too)."
+    return NUMBER.findall(HISTORY.sub('', str(text)))
 
 def load(spec:str, ref:str=None) -> dict:
     "A claims.json from a path, or from `ref:path` in git."
@@ -26,6 +33,8 @@ def compare(a:dict, b:dict) -> tuple:
     moved = []
     for k in sorted(ca.keys() & cb.keys()):
         bad += [f"{k}: {f} {ca[k].get(f)!r} -> {cb[k].get(f)!r}" for f in SAME if ca[k].get(f) != cb[k].get(f)]
+        if numbers(ca[k].get('measured')) != numbers(cb[k].get('measured')):
+            bad.append(f"{k}: measured numbers {ca[k].get('measured')!r} -> {cb[k].get('measured')!r}")
         moved += [(k, f) for f in MAY_DIFFER if ca[k].get(f) != cb[k].get(f)]
     bad += [f"unexpected verdict: {c['id']}" for c in b['claims'] if c['verdict'] not in ('holds', 'disagrees (declared)')]
     return bad, moved

@@ -324,7 +324,7 @@ def gamma_misread_claims(static:list, scale:str,
                      'against the closed-form mixer, both at kron_mixer\'s scale) is at most `noise_bound` at every γ and '
                      'teacher, so (Weyl) every singular value of the estimate lies within it of the closed form\'s',
                      not over, f'points above the bound (γ, teacher, ‖M̂ − M‖/bound): {over}; largest ‖M̂ − M‖/bound per '
-                     f'γ: {per("gap")}; largest max|σ̂ − σ|/bound per γ: {per("sv")}; against Tropp\'s bound (issue 24\'s): '
+                     f'γ: {per("gap")}; largest max|σ̂ − σ|/bound per γ: {per("sv")}; against Tropp\'s bound: '
                      f'‖M̂ − M‖/bound {per("gap_tropp")}; against the iid bound '
                      f'(iid entries at the pooled s.e.): ‖M̂ − M‖/bound {per("gap_iid")}, max|σ̂ − σ|/bound '
                      f'{per("sv_iid")}; v̂/(L s.e.²) at γ > 0 (1 for iid entries): {min(viid):.1f}–{max(viid):.1f}',
