@@ -22,8 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 NBS = ROOT / 'nbs'
 WORD = re.compile(r'\S*[^\W_]\S*')
 HISTORY = re.compile(r"\b(referees?|reviewers?|this session|last session|earlier version|was changed|issue \d+|"
-                     r"stop \d+|commit [0-9a-f]{7,40})\b|\+dirty|\b[0-9a-f]{7,12}\b(?=[^\n]*\b(commit|hash)\b)", re.I)
-HASH = re.compile(r'\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}(\+dirty)?\b')
+                     r"stop \d+\b(?! steps?\b)|commit [0-9a-f]{7,40})\b|\+dirty|\b[0-9a-f]{7,12}\b(?=[^\n]*\b(commit|hash)\b)", re.I)
+# a hash: 7–12 hex characters with a letter and a digit, not a float's digits (after `.` or a digit, or before an
+# exponent's sign and digit, as in 9.900000e-01)
+HASH = re.compile(r'(?<![.\d])\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}(?![-+]\d)(\+dirty)?\b')
 THEORY = re.compile(r'THEORY(\.md)?\s*§')
 STORY = re.compile(r'^#\s+Theorem\s+\d+\s*:', re.M)
 LIMITS = dict(story=3000, first_figure=600, readme=1000, why=60)
