@@ -14,6 +14,25 @@ __all__ = ['reason_note', 'Tally', 'tally_scale', 'TLDR', 'tldr']
 
 # %% ../../nbs/harness/92_tldr.ipynb #f8d60159
 _SECTION = re.compile(r'^\s*(§[\w.\-]+(?:\s*[,–-]\s*§?[\w.]+)*)\s*[:,]?\s*')
+_OPEN, _CLOSE = '([{', ')]}'
+
+def _first_sentence(text:str) -> str:
+    "Up to the first sentence end ('. ' before a capital, '(', '`' or '$') or '; ', outside brackets."
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch in _OPEN) - (ch in _CLOSE)
+        if depth > 0: continue
+        if ch == ';' and text[i + 1:i + 2].isspace(): return text[:i]
+        if ch == '.' and re.match(r'\s+[A-Z(`$]', text[i + 1:]): return text[:i]
+    return text
+
+def _unopened(text:str) -> str:
+    "`text` up to its first bracket that is not closed."
+    stack = []
+    for i, ch in enumerate(text):
+        if ch in _OPEN: stack.append(i)
+        elif ch in _CLOSE and stack: stack.pop()
+    return text[:stack[0]] if stack else text
 
 def reason_note(why:str, # a declared disagreement's reason ('§4: …')
                 words:int=40, # the most words kept
@@ -21,9 +40,11 @@ def reason_note(why:str, # a declared disagreement's reason ('§4: …')
     "(section, one sentence) of a reason: its leading '§' reference and its first sentence, shortened."
     m = _SECTION.match(why or '')
     section, rest = (m.group(1), why[m.end():]) if m else ('', why or '')
-    first = re.split(r'(?<=[.;])\s+(?=[A-Z(`$])|;\s', rest.strip(), maxsplit=1)[0].rstrip('.;')
+    first = _first_sentence(rest.strip()).rstrip('.;')
     w = first.split()
-    return section, ' '.join(w[:words]) + (' …' if len(w) > words else '')
+    if len(w) <= words: return section, first
+    return section, _unopened(' '.join(w[:words])).rstrip(' ,;:—–-') + ' …'
+
 
 # %% ../../nbs/harness/92_tldr.ipynb #c4e268c2
 @dataclass
