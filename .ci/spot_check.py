@@ -8,6 +8,7 @@ relative 1e-9: the same code on the same kind of host gives the same bits; anoth
 digits, which this tolerance does not hide). Exit 1 on any difference or failure; sweeps with no record that cheap
 are listed as skipped."""
 import argparse, json, math, sys, tempfile, time
+import torch
 from pathlib import Path
 from entropic_bound.harness.cli import EXPERIMENTS, theorem
 from entropic_bound.harness.experiment import ResultsCache, config_key
@@ -27,6 +28,7 @@ def same(a, b, rtol:float=1e-9, path:str='') -> list:
     return [] if a == b else [f"{path}: {a!r} vs {b!r}"]
 
 def main(scale:str='quick', records:str='results', only:str=None, max_wall:float=60.) -> int:
+    torch.set_num_threads(1)                    # as eb-reproduce's workers: one thread a config
     bad, n, skipped = [], 0, []
     names = only.split(',') if only else EXPERIMENTS
     with tempfile.TemporaryDirectory() as tmp:

@@ -47,8 +47,10 @@ def gamma_curves(static:list, kind:str, beta, gammas:list) -> dict:
     return dict(metrics=ms, readings=[[static_reading(m, kind) for m in row] for row in ms])
 
 def clears_edge(e:str, edge:float, L:int) -> bool:
-    "The iid noise-edge rule `decided_reading` replaced (shown by its test): rtol τ if edge ≤ τ/2, energy τ if edge²L/4 ≤ (1−τ)/2."
-    # not derived: the edge 2 s.e. √L/σ̂₁ is the bulk edge of iid noise at the pooled s.e., and M̂'s noise is not iid (§5)
+    ("The iid noise-edge rule `decided_reading` replaced (shown by its test): rtol τ if edge ≤ τ/2, energy τ if "
+     "edge²L/4 ≤ (1−τ)/2.")
+    # not derived: the edge 2 s.e. √L/σ̂₁ is the bulk edge of iid noise at the pooled s.e., and M̂'s noise is not iid
+    # (§5)
     fam, _, t = e.partition(' ')
     if fam == 'numerical': return edge <= float(t) / 2
     if fam == 'energy': return edge ** 2 * L / 4 <= (1 - float(t)) / 2
@@ -60,11 +62,14 @@ def count_interval(s, # a spectrum, descending (the closed-form mixer's)
                   ) -> tuple:
     "(lo, hi): the least and most that `e` reads on any spectrum within d of s, entry by entry (Weyl)."
     fam, _, t = e.partition(' ')
-    if fam not in ('numerical', 'energy'): raise ValueError(f"e must be a 'numerical τ' or 'energy τ' estimator, got {e!r}")
+    if fam not in ('numerical', 'energy'):
+        raise ValueError(f"e must be a 'numerical τ' or 'energy τ' estimator, got {e!r}")
     s = torch.as_tensor(s, dtype=torch.float64); t, d = float(t), float(d)
-    if fam == 'numerical':                       # count of σ_i > τσ₁: fewest with the rest down, σ₁ up; most the reverse
+    # count of σ_i > τσ₁: fewest with the rest down, σ₁ up; most the reverse
+    if fam == 'numerical':
         return int(((s - d) > t * (s[0] + d)).sum()), int(((s + d) > t * (s[0] - d)).sum())
-    def er(up:bool) -> int:                      # the top r up by d and the rest down reaches τ soonest (and the reverse)
+    # the top r up by d and the rest down reaches τ soonest (and the reverse)
+    def er(up:bool) -> int:
         for r in range(1, len(s) + 1):
             a, b = (s[:r] + (d if up else -d)).clamp(min=0), (s[r:] - (d if up else -d)).clamp(min=0)
             if (a ** 2).sum() >= t * ((a ** 2).sum() + (b ** 2).sum()): return r
@@ -79,14 +84,16 @@ def series_bound(v:float, # v̂ = max(‖Ê NNᵀ‖, ‖Ê NᵀN‖), estimated
                  error:float, # the chance the bound fails: half to the Gaussian tail, half to v̂ below v
                 ) -> float:
     "t with P(‖N‖ ≥ t) ≤ error for any centred Gaussian L × L matrix N: Tropp's 2L exp(−t²/2v), v ≤ v̂(B−1)/χ²_{B−1}."
-    v_up = v * (blocks - 1) / chi2_quantile(blocks - 1, error / 2)   # v̂'s lower tail: one direction, χ²_{B−1} (worst case)
+    # v̂'s lower tail: one direction, χ²_{B−1} (worst case)
+    v_up = v * (blocks - 1) / chi2_quantile(blocks - 1, error / 2)
     return math.sqrt(2 * v_up * math.log(2 * L * 2 / error))
 
 def noise_factor(blocks:int, # B replicates (B − 1 degrees of freedom)
                  a:float, # the per-point level
                 ) -> float:
     "κ_B(a) = t_{B−1}/z at two-sided level a: exact for noise along one direction, its covariance from B replicates."
-    return t_quantile(blocks - 1, a) / (math.sqrt(2) * torch.special.erfinv(torch.tensor(1 - a, dtype=torch.float64)).item())
+    return t_quantile(blocks - 1, a) / (math.sqrt(2)
+                                        * torch.special.erfinv(torch.tensor(1 - a, dtype=torch.float64)).item())
 
 def calibrated_bound(q:dict, # `gaussian_tail` of the replicates: {str(a): certified quantile}
                      blocks:int, # B
@@ -114,10 +121,11 @@ def noise_bound(m:dict, # a static record's metrics (`noise_q`, `noise_blocks`, 
                ) -> float|None:
     "‖M̂ − M‖ bound: the replicates' Gaussian quantile, calibrated (`calibrated_bound`), + the fit's round-off."
     # round-off: the fit's is r·σ̂₁, r = L d ε κ(G) (`inverse_domain`); through the log an entry moves by ≤ r σ̂₁/min M̂
-    # ≤ r L/min_entry (σ̂₁ ≤ L max|M̂|), so the inverse's spectral norm by ≤ r L²/min_entry (row-centring is a projection)
+    # ≤ r L/min_entry (σ̂₁ ≤ L max|M̂|), so the inverse's spectral norm by ≤ r L²/min_entry (row-centring is a
+    # projection)
     key = 'inverse_noise_q' if inverse else 'noise_q'
-    if key not in m: raise KeyError(f"noise_bound needs `{key}` (static_experiment stores it for the linear γ rung, the "
-                                    "softmax γ rung and the noisy rungs): recompute these static records")
+    if key not in m: raise KeyError(f"noise_bound needs `{key}` (static_experiment stores it for the linear γ rung, "
+                                    "the softmax γ rung and the noisy rungs): recompute these static records")
     if m[key] is None: return None                     # a replicate's inverse is undefined: the noise has no bound
     r = math.exp(-inverse_domain(L, d, n))
     return (calibrated_bound(m[key], m['noise_blocks'], WEYL_ERROR / points)
@@ -132,19 +140,22 @@ def decided_reading(m:dict, # a static record's metrics
                     points:int, # the estimates the union of `noise_bound` runs over
                     L:int, d:int, n:int, # sequence length, token dimension, sequences of the fit
                    ):
-    "e's reading of the static estimate where the data decide it (every spectrum within `noise_bound` of ŝ reads it); else None."
+    ("e's reading of the static estimate where the data decide it (every spectrum within `noise_bound` of ŝ reads "
+     "it); else None.")
     r = static_reading(m, kind)
     if r is None or e not in READ: return None
     inv = kind in ('static-softmax', 'softmax')
     d_ = noise_bound(m, L, d, n, points, inverse=inv)
     if d_ is None: return None
-    # the inverse is row-centred: 1 is in its null space, and in the truth's and the noise's, so its L-th singular value is
-    # 0 in all three; Weyl is applied on 1⊥ (the noise restricted there has the same norm), i.e. to the first L − 1 values
+    # the inverse is row-centred: 1 is in its null space, and in the truth's and the noise's, so its L-th singular value
+    # is 0 in all three; Weyl is applied on 1⊥ (the noise restricted there has the same norm), i.e. to the first L − 1
+    # values
     lo, hi = count_interval(m['inverse_sv'][:-1] if inv else m['mixer_sv'], e, d_)
     return r[e] if lo == hi else None
 
 def gated_values(cv:dict, kind:str, gate) -> dict:
-    "{estimator: per γ (rows) and teacher, `gate(m, kind, e, points)` (None: no reading), points the curve's estimates}."
+    ("{estimator: per γ (rows) and teacher, `gate(m, kind, e, points)` (None: no reading), points the curve's "
+     "estimates}.")
     P = sum(map(len, cv['metrics']))
     return {e: [[gate(m, kind, e, P) for m in row] for row in cv['metrics']] for e in LADDER_ESTIMATORS}
 
@@ -230,8 +241,8 @@ GAMMA_DOMAIN = ("at the quick scale no (estimator, teacher) pair is decided: alo
                 "exchangeable mixer's off-diagonal weight b is negative for 2 teachers and e^−6.26 of the diagonal for "
                 "the third, outside D_n = 4.24 (`exchangeable_sign`; every tr W (−1.31, −1.50, −0.26) lies below the "
                 "first-order edge −0.24 too, but at β = 4 the logit s.d. is 2.65, outside that edge's regime), so no "
-                "γ > 0 has an inverse. An inverse is what (b) needs, and a reading only where the data decide the count "
-                "(§3, the domain; §5, the γ rung and its gate `decided_reading`)")
+                "γ > 0 has an inverse. An inverse is what (b) needs, and a reading only where the data decide the "
+                "count (§3, the domain; §5, the γ rung and its gate `decided_reading`)")
 GAMMA_DOMAIN_WHY = ("§domain: at quick β = 4 no (estimator, teacher) pair is decided. Along γ the positional logit "
                     "spread keeps softmax's inverse outside its domain, and at γ = 1 no quick teacher lies above the "
                     "tr W edge.")
@@ -239,7 +250,8 @@ B_DECLARED = {4: dict(expect={'quick': False}, why=GAMMA_DOMAIN_WHY), 16: dict(e
 # softmax β: the declared verdict of (b), per scale (its history is in CHANGELOG.md)
 
 def weyl_points(static:list, scale:str, gate=None) -> tuple:
-    "Linear γ rung: (γ, teacher, estimator, closed form's count, reading) where `gate` reads; per (γ, teacher) the noise."
+    ("Linear γ rung: (γ, teacher, estimator, closed form's count, reading) where `gate` reads; per (γ, teacher) the "
+     "noise.")
     S = ladder_sizes(scale)
     gate = gate or decided_reading
     ms_ = gamma_curves(static, 'linear', 1, S['gammas'])['metrics']
@@ -252,8 +264,9 @@ def weyl_points(static:list, scale:str, gate=None) -> tuple:
             bd, iid = noise_bound(m, S['L'], S['d'], S['n'], P), iid_noise_bound(m, S['L'], S['d'], S['n'], P)
             tropp = series_bound(m['noise_v'], S['L'], m['noise_blocks'], WEYL_ERROR / P)   # the bound it replaced
             sv, se = float((sp - sh).abs().max()), m['edge'] * m['mixer_sv'][0] / (2 * math.sqrt(S['L']))
-            dev.append(dict(gamma=g, teacher=t, gap=m['closed_form_gap'] / bd, sv=sv / bd, gap_tropp=m['closed_form_gap'] / tropp,
-                            gap_iid=m['closed_form_gap'] / iid, sv_iid=sv / iid, v_iid=m['noise_v'] / (S['L'] * se ** 2)))
+            dev.append(dict(gamma=g, teacher=t, gap=m['closed_form_gap'] / bd, sv=sv / bd,
+                            gap_tropp=m['closed_form_gap'] / tropp, gap_iid=m['closed_form_gap'] / iid, sv_iid=sv / iid,
+                            v_iid=m['noise_v'] / (S['L'] * se ** 2)))
             pts += [(g, t, e, count_interval(sp, e, 0.)[0], r) for e in LADDER_ESTIMATORS
                     if (r := gate(m, 'linear', e, P, S['L'], S['d'], S['n'])) is not None]
     return pts, dev
@@ -275,15 +288,13 @@ def _class_misread_claim(static:list, S:dict, # static records; `ladder_sizes` o
     none = [e for e in LADDER_ESTIMATORS if not ev[e]]
     nov = sum(m.get('inverse_noise_q', 0) is None and m['inverse'] is not None for row in cv['metrics'] for m in row)
     return claim(f'{slug(lab)}/b_misreads', f'γ rung, {lab}: (b) every estimator misreads by γ = 1, judged '
-                 "where the data decide the reading: the static estimate has a reading (softmax's inverse "
-                 'defined) and every spectrum within the noise bound of its own (`noise_bound`: the Gaussian '
-                 'quantile of its '
-                 "delete-a-block replicates, through the inverse from theirs; all of the curve's estimates at "
-                 f'once with probability {1 - WEYL_ERROR:.0%}) gives the same count (`decided_reading`); '
-                 'elsewhere there is no reading (neither a misreading nor a match); Gavish–Donoho, entropy and '
-                 'stable rank are not read (no count interval). An (estimator, teacher) pair is decided by a '
-                 'misreading at a read γ, or by a reading at every γ; the claim holds when some pair is decided '
-                 'and every decided pair misreads '
+                 "where the data decide the reading: the static estimate has a reading (softmax's inverse defined) and "
+                 "every spectrum within the noise bound of its own (`noise_bound`: the Gaussian quantile of its "
+                 "delete-a-block replicates, through the inverse from theirs; all of the curve's estimates at once "
+                 f"with probability {1 - WEYL_ERROR:.0%}) gives the same count (`decided_reading`); elsewhere there is "
+                 "no reading (neither a misreading nor a match); Gavish–Donoho, entropy and stable rank are not read "
+                 "(no count interval). An (estimator, teacher) pair is decided by a misreading at a read γ, or by a "
+                 "reading at every γ; the claim holds when some pair is decided and every decided pair misreads "
                  + (f'(not evaluable: 0 of {N} pairs decided)' if not dec else
                     f'(decided: {dec} of {N} pairs; not evaluable, no pair decided: {", ".join(none) or "none"})'),
                  dec > 0 and not any(bad.values()),
@@ -297,7 +308,8 @@ def _class_misread_claim(static:list, S:dict, # static records; `ladder_sizes` o
 def gamma_misread_claims(static:list, scale:str,
                          gate=None, # the reading rule (default `decided_reading`; a test puts the iid rule back)
                         ) -> list:
-    "(b) every estimator eventually misreads, counted where the data decide the reading (an undecided one is no misread)."
+    ("(b) every estimator eventually misreads, counted where the data decide the reading (an undecided one is no "
+     "misread).")
     S = ladder_sizes(scale)
     gate = gate or decided_reading
     rule = lambda m, kind, e, P: gate(m, kind, e, P, S['L'], S['d'], S['n'])
@@ -307,27 +319,27 @@ def gamma_misread_claims(static:list, scale:str,
     pts, dev = weyl_points(static, scale, gate)
     off = [p for p in pts if p[3] != p[4]]
     out.append(claim('linear/b_weyl', 'γ rung, linear: wherever the (b) gate decides a reading (`decided_reading`: '
-                     'every spectrum within the noise bound of the estimate\'s gives one count), it is the count of the '
+                     "every spectrum within the noise bound of the estimate's gives one count), it is the count of the "
                      'closed-form mixer itself (Weyl: M lies within the bound of M̂, and `noise_bound` is derived for '
                      'Gaussian noise of any covariance: the simulated quantile of the Gaussian with the covariance of '
-                     f'M̂\'s {NOISE_BLOCKS} delete-a-block replicates, times the t/z factor for that estimate, holding at '
-                     f'every point of the rung at once with probability {1 - WEYL_ERROR:.0%}; `noise_model` tests it), at '
-                     'every γ and teacher',
+                     f"M̂'s {NOISE_BLOCKS} delete-a-block replicates, times the t/z factor for that estimate, holding "
+                     f'at every point of the rung at once with probability {1 - WEYL_ERROR:.0%}; `noise_model` tests '
+                     'it), at every γ and teacher',
                      len(pts) > 0 and not off,
-                     f'{len(pts)} decided (γ, teacher, estimator) readings, {sum(p[0] > 0 for p in pts)} of them at γ > 0; '
-                     f'unlike the closed form (γ, teacher, estimator, closed form, read): {off}; first misreading '
-                     f'γ, closed form: {pop}; estimate (decided): {est}'))
+                     f'{len(pts)} decided (γ, teacher, estimator) readings, {sum(p[0] > 0 for p in pts)} of them at '
+                     f'γ > 0; unlike the closed form (γ, teacher, estimator, closed form, read): {off}; first '
+                     f'misreading γ, closed form: {pop}; estimate (decided): {est}'))
     over = [(p['gamma'], p['teacher'], round(p['gap'], 2)) for p in dev if p['gap'] > 1]
     per = lambda key: {g: round(max(p[key] for p in dev if p['gamma'] == g), 2) for g in S['gammas']}
     viid = [p['v_iid'] for p in dev if p['gamma'] > 0]
     out.append(claim('linear/noise_model', 'γ rung, linear: the derived noise bound holds: ‖M̂ − M‖ (the estimate '
-                     'against the closed-form mixer, both at kron_mixer\'s scale) is at most `noise_bound` at every γ and '
-                     'teacher, so (Weyl) every singular value of the estimate lies within it of the closed form\'s',
-                     not over, f'points above the bound (γ, teacher, ‖M̂ − M‖/bound): {over}; largest ‖M̂ − M‖/bound per '
-                     f'γ: {per("gap")}; largest max|σ̂ − σ|/bound per γ: {per("sv")}; against Tropp\'s bound: '
-                     f'‖M̂ − M‖/bound {per("gap_tropp")}; against the iid bound '
-                     f'(iid entries at the pooled s.e.): ‖M̂ − M‖/bound {per("gap_iid")}, max|σ̂ − σ|/bound '
-                     f'{per("sv_iid")}; v̂/(L s.e.²) at γ > 0 (1 for iid entries): {min(viid):.1f}–{max(viid):.1f}',
+                     "against the closed-form mixer, both at kron_mixer's scale) is at most `noise_bound` at every γ "
+                     "and teacher, so (Weyl) every singular value of the estimate lies within it of the closed form's",
+                     not over, f'points above the bound (γ, teacher, ‖M̂ − M‖/bound): {over}; largest ‖M̂ − M‖/bound '
+                     f'per γ: {per("gap")}; largest max|σ̂ − σ|/bound per γ: {per("sv")}; against Tropp\'s bound: '
+                     f'‖M̂ − M‖/bound {per("gap_tropp")}; against the iid bound (iid entries at the pooled s.e.): '
+                     f'‖M̂ − M‖/bound {per("gap_iid")}, max|σ̂ − σ|/bound {per("sv_iid")}; v̂/(L s.e.²) at γ > 0 (1 '
+                     f'for iid entries): {min(viid):.1f}–{max(viid):.1f}',
                      kind='check', after_data=True))
     step = lambda g: S['gammas'].index(g) if g is not None else len(S['gammas'])
     order = all(step(n) < step(x) for n, e9, gd in zip(pop['numerical 1e-3'], pop['energy 0.9'], pop['Gavish–Donoho'])
@@ -359,11 +371,11 @@ def inverse_noise_claims(static:list, scale:str,
     gaps = inverse_gaps(static, scale)
     over = [(n, t, round(x / (shrink * b), 3)) for n, t, x, b, _ in gaps if x > shrink * b]
     return [claim('softmax/inverse_noise_model', "softmax's inverse: where the planted logits are known (R1 and "
-                  'R2-softmax at γ = 0, noiseless and noisy), ‖inv(M̂) − Ẽ*‖ (the row-centred log of the estimate against '
-                  "the planted energy field) is at most the inverse's noise bound (`noise_bound`, inverse=True) for every "
-                  'teacher with a bounded inverse', len(gaps) > 0 and not over,
-                  f'{len(gaps)} (point, teacher) estimates; above the bound: {over}; ‖inv(M̂) − Ẽ*‖/ŝ₁ against bound/ŝ₁ '
-                  'per point: ' + '; '.join(f'{n} t{t}: {x / s:.2g}/{b / s:.2g}' for n, t, x, b, s in gaps)
+                  'R2-softmax at γ = 0, noiseless and noisy), ‖inv(M̂) − Ẽ*‖ (the row-centred log of the estimate '
+                  "against the planted energy field) is at most the inverse's noise bound (`noise_bound`, "
+                  'inverse=True) for every teacher with a bounded inverse', len(gaps) > 0 and not over,
+                  f'{len(gaps)} (point, teacher) estimates; above the bound: {over}; ‖inv(M̂) − Ẽ*‖/ŝ₁ against '
+                  'bound/ŝ₁ per point: ' + '; '.join(f'{n} t{t}: {x / s:.2g}/{b / s:.2g}' for n, t, x, b, s in gaps)
                   + (f' (bound × {shrink:g})' if shrink != 1 else ''), kind='check')]
 
 def gamma_capacity_claims(static:list, capacity:list, inf:list, scale:str) -> list:
@@ -385,10 +397,10 @@ def gamma_capacity_claims(static:list, capacity:list, inf:list, scale:str) -> li
 # %% ../../nbs/theorems/25_ladder_gamma.ipynb #noisy-rungs
 NOISY_INV = ("outside softmax's inverse domain from n noisy sequences: A(E)'s smallest entries (≈ e^−13 of the "
              "largest) lie below the estimate's noise (§3, the domain)")
-NOISY_NOISE = ("at the quick scale, from n noisy sequences, no count of R2-softmax through softmax's inverse is decided "
-               "(`decided_reading`): the inverse's derived noise bound is at least 0.041 of its top singular value, "
-               "above numerical rank's rtol (1e-2, 1e-3) and, over the L − k tail values, enough to move energy rank "
-               "0.99 (§2, from noisy data; §5, the gate)")
+NOISY_NOISE = ("at the quick scale, from n noisy sequences, no count of R2-softmax through softmax's inverse is "
+               "decided (`decided_reading`): the inverse's derived noise bound is at least 0.041 of its top singular "
+               "value, above numerical rank's rtol (1e-2, 1e-3) and, over the L − k tail values, enough to move energy "
+               "rank 0.99 (§2, from noisy data; §5, the gate)")
 NOISY_INV_WHY = ("§domain: noisy R2-softmax at β = 4 is outside the inverse's domain. A(E)'s smallest entries (≈ "
                  "e^−13 of the largest) lie below the estimate's noise.")
 NOISY_NOISE_WHY = ("§gate: from noisy quick data no count of R2-softmax is decided. The inverse's derived noise "

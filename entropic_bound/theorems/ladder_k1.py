@@ -32,14 +32,14 @@ __all__ = ['K1_WINDOW', 'K1_WINDOW_WHY', 'K1_SHARP', 'K1_SHARP_WHY', 'INF_RESTAR
 
 # %% ../../nbs/theorems/23_ladder_k1.ipynb #budget-k1
 K1_WINDOW = ("R2-softmax at β = 16, γ = 0 (near-argmax attention at fixed positions, §3): the k − 1 runs inside the "
-                 "window are of two kinds. Where `sharp_capacity` finds a witness (a finite rank-(k−1) kernel whose exact "
-                 "excess is below TOL) the class reaches TOL, and runs near it are where TOL does not separate k − 1 "
-                 "from k (`B16_FLOOR`): a property of the class. Where it finds neither a witness nor a reproduced "
-                 "certified minimum, the values found, trained or in closed form, are where a search stopped: upper "
-                 "bounds on the class's infimum with no floor known under them; placing that infimum against the "
-                 "window needs a lower bound on the class, which no search gives. Where minima are attained (β = 1, 4) they are certified, "
-                 "reproduced within each cell's own derived restarts, and more than a factor 10 above TOL (`deficient`; "
-                 "§2, the k − 1 side in closed form)")
+                 "window are of two kinds. Where `sharp_capacity` finds a witness (a finite rank-(k−1) kernel whose "
+                 "exact excess is below TOL) the class reaches TOL, and runs near it are where TOL does not separate "
+                 "k − 1 from k (`B16_FLOOR`): a property of the class. Where it finds neither a witness nor a "
+                 "reproduced certified minimum, the values found, trained or in closed form, are where a search "
+                 "stopped: upper bounds on the class's infimum with no floor known under them; placing that infimum "
+                 "against the window needs a lower bound on the class, which no search gives. Where minima are "
+                 "attained (β = 1, 4) they are certified, reproduced within each cell's own derived restarts, and more "
+                 "than a factor 10 above TOL (`deficient`; §2, the k − 1 side in closed form)")
 K1_WINDOW_WHY = ("§k1: at β = 16 some k − 1 runs end inside the window. At γ = 0 TOL does not separate k − 1 from "
                  "k at near-argmax attention, a property of the class (`K1_WINDOW`).")
 DECLARED['k1_window'] = dict(expect=False, why=K1_WINDOW_WHY)
@@ -48,10 +48,10 @@ K1_SHARP = ("at R2-softmax β = 16, γ = 0 which side of TOL the k − 1 class r
                 "minimum above it that is reproduced within its own derived restarts; for the others (`sharp_capacity` "
                 "names each one's kind: a certified minimum found too rarely to reproduce within 2048 restarts, or a "
                 "best kernel that is no stationary point after `INF_NEWTON` Newton steps, a step count that decides "
-                "nothing here but where the batches stop) the value found is an upper bound on the infimum only, so the "
-                "capacity read at TOL for them is where the searches stopped, not where the class ends (no lower bound "
-                "on the class is known); the β = 16 capacity claims ask the k − 1 side decided and are declared with "
-                "`B16_FLOOR`. Read the β = 16 capacity claims with this (§2, the k − 1 side in closed form)")
+                "nothing here but where the batches stop) the value found is an upper bound on the infimum only, so "
+                "the capacity read at TOL for them is where the searches stopped, not where the class ends (no lower "
+                "bound on the class is known); the β = 16 capacity claims ask the k − 1 side decided and are declared "
+                "with `B16_FLOOR`. Read the β = 16 capacity claims with this (§2, the k − 1 side in closed form)")
 K1_SHARP_WHY = ("§k1: at β = 16 the k − 1 side is not decided for every teacher. A teacher is decided only by a "
                 "witness below TOL or by a reproduced certified minimum above it (`K1_SHARP`).")
 DECLARED['k1_sharp_capacity'] = dict(expect=False, why=K1_SHARP_WHY)
@@ -61,8 +61,9 @@ def k1_claims(capacity:list, scale:str) -> list:
     cap = capacity_points(capacity)
     inside = [(p, t, v) for p, c in cap.items() for t, v in enumerate(best_seed_excess(c, c['planted'] - 1))
               if TOL / NEAR < v < TOL * NEAR]
-    return [claim('k1_window', f'the budget decides no k − 1 verdict: no teacher\'s best size-(k−1) run (every restart) '
-                  f'ends within a factor {NEAR:g} of TOL, on every rung and γ (the k − 1 side of `budget_window`)',
+    return [claim('k1_window', 'the budget decides no k − 1 verdict: no teacher\'s best size-(k−1) run (every '
+                  f'restart) ends within a factor {NEAR:g} of TOL, on every rung and γ (the k − 1 side of '
+                  '`budget_window`)',
                   not inside, f'{len(inside)} inside: ' + '; '.join(f'{point_name(p)} teacher {t} {v:.1e}'
                                                                     for p, t, v in inside) if inside else 'none inside',
                   **declared('k1_window'))]
@@ -75,7 +76,8 @@ INF_LOOKS = 7         # while a cell's best is a certified minimum, batches foll
 INF_SEED = 1_000_003  # batch j ≥ 1 draws its inits from seed teacher + INF_SEED·j (batch 0: the teacher's own seed)
 INF_ADAM, INF_NEWTON = 3000, 200     # steps of each phase (the trainer's Adam budget and schedule; Newton: see prose)
 CERT = math.sqrt(torch.finfo(torch.float64).eps)    # √ε: gradient and curvature tests at float64's optimality floor
-N_EVAL = 2048           # `evaluate`'s held-out sequences: the Monte Carlo behind every trained record and `uniform_share`
+# `evaluate`'s held-out sequences: the Monte Carlo behind every trained record and `uniform_share`
+N_EVAL = 2048
 
 def closed_form_excess(A:torch.Tensor, # student mixing matrices (..., L, L)
                        A_star:torch.Tensor, # the teacher's (L, L)
@@ -109,7 +111,8 @@ def kernel_objective(task, r:int):
 
 def argmax_limit(S:torch.Tensor, # logits (..., L, L)
                 ) -> torch.Tensor:
-    "lim softmax(t S), t → ∞, by rows: uniform over each row's argmax set (a tie: within L·ε·max|S|, the logits' round-off)."
+    ("lim softmax(t S), t → ∞, by rows: uniform over each row's argmax set (a tie: within L·ε·max|S|, the logits' "
+     "round-off).")
     tie = S.amax(-1, keepdim=True) - S <= S.shape[-1] * torch.finfo(S.dtype).eps * S.abs().amax((-1, -2), keepdim=True)
     return tie.to(S.dtype) / tie.sum(-1, keepdim=True)
 
@@ -135,8 +138,9 @@ def newton_polish(f, th:torch.Tensor, # (R, n) starting points
         g, h = G(x), H(x)                                                       # (R, n), (R, n, n)
         lam, Q = torch.linalg.eigh(h)
         done = (g.norm(dim=-1) * x.norm(dim=-1) <= CERT * va) & (lam[:, 0] >= -CERT * lam[:, -1])   # `certificate`
-        keep = ~done                                  # a certified run leaves the batch: a further step would move it by
-        act, x, va, g, h, lam, Q = (t[keep] for t in (act, x, va, g, h, lam, Q))          # round-off only
+        # a certified run leaves the batch: a further step would move it by round-off only
+        keep = ~done
+        act, x, va, g, h, lam, Q = (t[keep] for t in (act, x, va, g, h, lam, Q))
         if not len(act): break
         shift = (-lam.min(-1).values).clamp(min=0) + mu[act] * lam.abs().max(-1).values
         p = -(Q @ (((Q.transpose(1, 2) @ g[..., None])[..., 0]) / (lam + shift[:, None]))[..., None])[..., 0]
@@ -172,7 +176,8 @@ def own_restarts(values:list, # polished values of one cell's restarts so far (�
                  cells:int, # (β, teacher) cells of the sweep: the union bound's count, for α and for δ
                  looks:int=INF_LOOKS, # looks of the sequential rule: α is split over them too
                 ) -> int|None:
-    "R of a cell from its own restarts: the fewest giving every cell its best twice at the upper bound of its miss rate."
+    ("R of a cell from its own restarts: the fewest giving every cell its best twice at the upper bound of its miss "
+     "rate.")
     # the best is picked from the same sample, so one hit is given: the others are ≤ Bin(n − 1, 1 − miss) in law, and
     # the bound reads n − hits misses in n − 1 runs; level α/(looks·cells): every look of every cell at once
     n = len(values)
@@ -206,7 +211,8 @@ def monte_carlo_checks(T, cfg:dict, u:float) -> dict:
     A_star, V_s = static_attention(T), T.W_V
     m = AttentionHead(d, [r], kind='softmax', beta=T.beta, gamma=0, pos=T.pos, seeds=[cfg['teacher_seed']])
     A = m.mixing(torch.zeros(1, L, d))[0, 0].double(); V = m.W_V[0].detach().double()            # (L, L), (d, d_v)
-    kr = lambda A, V: torch.kron(A.contiguous(), V.T.contiguous())             # row-major vec: vec(A X V) = (A ⊗ Vᵀ) vec X
+    # row-major vec: vec(A X V) = (A ⊗ Vᵀ) vec X
+    kr = lambda A, V: torch.kron(A.contiguous(), V.T.contiguous())
     nA, nV = (A_star * A_star).sum(), (V_s * V_s).sum()        # E‖AXV − A*XV*‖² = ‖A‖²‖V‖² − 2⟨A,A*⟩⟨V,V*⟩ + ‖A*‖²‖V*‖²
     num = (A * A).sum() * (V * V).sum() - 2 * (A * A_star).sum() * (V * V_s).sum() + nA * nV
     out = dict(closed=(num / (nA * nV)).item(), mc=evaluate(m, T)['relative'].item(),
@@ -264,8 +270,10 @@ def infimum_points(inf:list) -> dict:
     return {(r['config']['beta'], r['config']['teacher_seed']): r['metrics'] for r in inf}
 
 def certificate(m:dict, i:int) -> bool:
-    "Polished run i is a stationary point at float64's floor: ‖∇f‖·‖θ‖ ≤ √ε f and Hessian ≥ −√ε λ_max (a local minimum)."
-    return (m['grad'][i] * m['theta_norm'][i] <= CERT * m['raw_value'][i]) and m['lam_min'][i] >= -CERT * m['lam_max'][i]
+    ("Polished run i is a stationary point at float64's floor: ‖∇f‖·‖θ‖ ≤ √ε f and Hessian ≥ −√ε λ_max (a local "
+     "minimum).")
+    return ((m['grad'][i] * m['theta_norm'][i] <= CERT * m['raw_value'][i])
+            and m['lam_min'][i] >= -CERT * m['lam_max'][i])
 
 def best_run(m:dict) -> int: return int(np.argmin(m['value']))
 
@@ -281,7 +289,8 @@ def trained_k1(cap:dict, beta:float, t:int, k:int) -> np.ndarray:
     return np.concatenate(x)
 
 def sharp_verdicts(inf:list) -> dict:
-    "{(β, teacher): kind} at the top β: 'witness', 'found' (certified, reproduced within its R, ray above), or undecided."
+    ("{(β, teacher): kind} at the top β: 'witness', 'found' (certified, reproduced within its R, ray above), or "
+     "undecided.")
     P = infimum_points(inf)
     top = max(b for b, _ in P)
     out = {}
@@ -298,7 +307,8 @@ def sharp_decided(inf:list) -> dict:
     "{teacher: whether the k − 1 side of TOL is decided} at the top β, γ = 0 (a witness below TOL, or a held minimum)."
     return {t: v in ('witness', 'found') for (_, t), v in sharp_verdicts(inf).items()}
 
-MC_CHECKS = (('mc', 'closed', 'se'), ('best_mc', 'best_closed', 'best_se'), ('uniform_mc', 'uniform_closed', 'uniform_se'))
+MC_CHECKS = (('mc', 'closed', 'se'), ('best_mc', 'best_closed', 'best_se'),
+             ('uniform_mc', 'uniform_closed', 'uniform_se'))
 
 def _matches_evaluate_claim(P:dict):
     "(a) of `infimum_claims`: the closed forms agree with `evaluate`'s Monte Carlo, within z of their exact log s.e."
@@ -328,14 +338,15 @@ def _sharp_capacity_claim(P:dict, sharp:dict, low:dict, inf:list, S:dict):
     spread = {p: (x.amax(-1) - x.amin(-1)).max().item() for p, x in Sb.items()}              # nats, widest row
     gap = {p: (lambda s: (s[:, 0] - s[:, 1]).min().item())(x.sort(-1, descending=True).values) for p, x in Sb.items()}
     sv = lambda v: '/'.join(f'{x:.0f}' for x in v)
-    return claim('sharp_capacity', f'(c) at β = {top:g} the capacity read at TOL is decided by the k − 1 class itself: for '
-              'every teacher either a finite rank-(k−1) kernel has closed-form excess below TOL (a witness: the class '
-              'reaches TOL) or its best kernel is a certified local minimum held to the β < 16 standard (reproduced '
-              'twice within its own R, `restarts`; no ray limit below it, `ray_above`)',
+    return claim('sharp_capacity', f'(c) at β = {top:g} the capacity read at TOL is decided by the k − 1 class itself: '
+              'for every teacher either a finite rank-(k−1) kernel has closed-form excess below TOL (a witness: the '
+              'class reaches TOL) or its best kernel is a certified local minimum held to the β < 16 standard '
+              '(reproduced twice within its own R, `restarts`; no ray limit below it, `ray_above`)',
               all(decided.values()),
               f'decided for {sum(decided.values())} of {len(sharp)} teachers; '
               + '; '.join(f"t{p[1]}: {low[p]:.2e} {kind(p)}"
-                          + f", reproduced {reproduced(m)}/{len(m['value'])}, R {Rs[p] or '∞ (one hit)'}, ‖∇f‖ {m['grad'][best_run(m)]:.0e}, "
+                          + f", reproduced {reproduced(m)}/{len(m['value'])}, R {Rs[p] or '∞ (one hit)'}, ‖∇f‖ "
+                          f"{m['grad'][best_run(m)]:.0e}, "
                           f"logit spread {spread[p]:.0f} nats, smallest top-two gap {gap[p]:.2g}, W's singular values "
                           f"{sv(m['best_half_sv'])} → {sv(m['best_sv'])} over Newton's second half (shown)"
                           for p, m in sharp.items()), **declared('k1_sharp_capacity'))
@@ -362,38 +373,40 @@ def infimum_claims(capacity:list, inf:list, scale:str) -> list:
               f"largest {max(m['at_k'] for m in P.values()):.1e}"),
         _matches_evaluate_claim(P),
         claim('trained_above', f'(a) where the minimum is attained (β < {top:g}), every trained size-(k−1) run (every '
-              'restart) at the γ = 0 softmax points lies at or above its teacher\'s certified closed-form minimum within '
-              f'its Monte Carlo error (log s.e. ≤ 2/√n = {mc_bound():.4f}, z = family_z over the runs: a factor '
+              "restart) at the γ = 0 softmax points lies at or above its teacher's certified closed-form minimum "
+              f'within its Monte Carlo error (log s.e. ≤ 2/√n = {mc_bound():.4f}, z = family_z over the runs: a factor '
               f'e^−{zt:.3f}): training finds no lower basin than the closed form', not under,
               f"{sum(len(tr[p]) for p in mild)} runs; below: {under}; lowest trained / closed-form at β < {top:g}: "
-              f"{min(tr[p].min() / low[p] for p in mild):.4f}; at β={top:g} (a closed-form value is no floor there unless "
-              f"`sharp_capacity` decides it: shown, not asserted): "
+              f"{min(tr[p].min() / low[p] for p in mild):.4f}; at β={top:g} (a closed-form value is no floor there "
+              "unless `sharp_capacity` decides it: shown, not asserted): "
               + '; '.join(f't{p[1]} {tr[p].min():.2e}/{low[p]:.2e}' for p in sharp)),
-        claim('restarts', f'the closed-form restarts suffice where minima are attained (β < {top:g}): every cell ran at '
-              "least R restarts, R from its own hit count (the fewest giving every cell its best twice at the upper "
-              f"{1 - RESTART_ERROR:g} bound of its miss rate, α split over the {INF_LOOKS} looks; `own_restarts`), and "
-              'reproduced its best at least twice', all(R[p] is not None and len(m['value']) >= R[p] and reproduced(m) >= 2
-                                                         for p, m in mild.items()),
+        claim('restarts', f'the closed-form restarts suffice where minima are attained (β < {top:g}): every cell ran '
+              'at least R restarts, R from its own hit count (the fewest giving every cell its best twice at the upper '
+              f'{1 - RESTART_ERROR:g} bound of its miss rate, α split over the {INF_LOOKS} looks; `own_restarts`), and '
+              'reproduced its best at least twice',
+              all(R[p] is not None and len(m['value']) >= R[p] and reproduced(m) >= 2 for p, m in mild.items()),
               '; '.join(f"β={p[0]:g} t{p[1]}: {reproduced(m)}/{len(m['value'])}, R {R[p]}" for p, m in mild.items())),
-        claim('deficient', f'(b) tolerance-free deficiency where the minimum is attained (β < {top:g}): every teacher\'s '
-              'best size-(k−1) kernel is a certified local minimum (‖∇f‖‖θ‖ ≤ √ε f, Hessian ≥ −√ε λ_max) with excess > 0, '
-              'reached by at least 2 restarts (the global minimum, as far as `restarts` derives); every one lies more '
-              f'than a factor {NEAR:g} above TOL', all(cert[p] and reproduced(m) >= 2 and low[p] > NEAR * TOL
-                                                     for p, m in mild.items()),
+        claim('deficient', f'(b) tolerance-free deficiency where the minimum is attained (β < {top:g}): every '
+              "teacher's best size-(k−1) kernel is a certified local minimum (‖∇f‖‖θ‖ ≤ √ε f, Hessian ≥ −√ε λ_max) "
+              'with excess > 0, reached by at least 2 restarts (the global minimum, as far as `restarts` derives); '
+              f'every one lies more than a factor {NEAR:g} above TOL',
+              all(cert[p] and reproduced(m) >= 2 and low[p] > NEAR * TOL for p, m in mild.items()),
               f"certified {sum(cert[p] for p in mild)}/{len(mild)}; smallest {min(low[p] for p in mild):.2e}: "
-              + fmt(sorted(mild, key=low.get)[:3]) + f'; reached by ≥ 2 restarts in {sum(reproduced(m) >= 2 for m in mild.values())}'
+              + fmt(sorted(mild, key=low.get)[:3]) + '; reached by ≥ 2 restarts in '
+              f'{sum(reproduced(m) >= 2 for m in mild.values())}'
               f'/{len(mild)} cells'),
         claim('newton_inside', f'the Newton step count decides no minimum where minima are attained (β < {top:g}): '
               f"every cell's best kept its value bit for bit over Newton's second half (it was certified within "
               f'{INF_NEWTON // 2} of the {INF_NEWTON} steps and left the batch)',
               all(m['half_value'][best_run(m)] == min(m['value']) for m in mild.values()),
               f"unchanged in {sum(m['half_value'][best_run(m)] == min(m['value']) for m in mild.values())}/{len(mild)} "
-              f"cells; runs unchanged over the second half: {sum(h == v for m in mild.values() for h, v in zip(m['half_value'], m['value']))}"
+              "cells; runs unchanged over the second half: "
+              f"{sum(h == v for m in mild.values() for h, v in zip(m['half_value'], m['value']))}"
               f"/{sum(len(m['value']) for m in mild.values())}", kind='check'),
         claim('ray_above', '(b) sharpening a found kernel never beats the best: for every β and teacher, the limit of '
-              'f(tW) as t → ∞ (closed form: each row of A uniform over its argmax set) of every polished restart lies above '
-              "its cell's best value (at β < 16 the argmax boundary along the restarts' directions; the boundary is "
-              'not searched beyond them)', min(ray.values()) > 1,
+              'f(tW) as t → ∞ (closed form: each row of A uniform over its argmax set) of every polished restart lies '
+              "above its cell's best value (at β < 16 the argmax boundary along the restarts' directions; the boundary "
+              'is not searched beyond them)', min(ray.values()) > 1,
               f'smallest (ray limit)/(best) per cell {min(ray.values()):.2f} ({fmt([min(ray, key=ray.get)])}); '
               + '; '.join(f"β={p[0]:g} t{p[1]} {r:.1f}" for p, r in ray.items() if p[0] == top)),
         _sharp_capacity_claim(P, sharp, low, inf, S)]

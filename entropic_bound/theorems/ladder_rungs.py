@@ -108,7 +108,9 @@ def static_map(task, n:int, # sequences
         out['jackknife'] = R * torch.sign((R * M).sum((1, 2)))[:, None, None]
     return out
 
-def series_variance(R:torch.Tensor, # (B, L, L) replicates of an estimate: delete-a-block (jackknife) or independent copies
+def series_variance(
+                    # (B, L, L) replicates of an estimate: delete-a-block (jackknife) or independent copies
+                    R:torch.Tensor,
                     jackknife:bool=True, # False: R holds B independent copies of the estimate
                    ) -> float:
     "v̂ = max(‖Ê NNᵀ‖, ‖Ê NᵀN‖) of the estimate's noise N from B replicates (B − 1 degrees of freedom)."
@@ -137,7 +139,8 @@ def gaussian_tail(R:torch.Tensor, # (B, L, L) replicates of an estimate, as `ser
                   levels=NOISE_LEVELS, # per-point tail levels a
                   seed:int=0,
                  ) -> dict:
-    "{str(a): q}: q ≥ the (1 − a) quantile of ‖N*‖ w.p. ≥ 1 − a; N* = √w Σ_b g_b D_b, the Gaussian of the replicates' covariance."
+    ("{str(a): q}: q ≥ the (1 − a) quantile of ‖N*‖ w.p. ≥ 1 − a; N* = √w Σ_b g_b D_b, the Gaussian of the "
+     "replicates' covariance.")
     B, L = len(R), R.shape[-1]
     D = (R - R.mean(0)).flatten(1) * math.sqrt((B - 1) / B if jackknife else 1 / (B - 1))        # (B, L L)
     gen, norms = torch.Generator().manual_seed(seed), []
@@ -271,7 +274,8 @@ def _noisy_task(cfg:dict):
 def static_experiment(cfg:dict) -> dict:
     "One teacher: the best static map from data, its mixer's readings (raw, softmax⁻¹), the share it misses."
     T = _noisy_task(cfg)
-    # the estimate's noise (§5's `decided_reading`): the linear γ rung's points, and every config that asks (`replicates`)
+    # the estimate's noise (§5's `decided_reading`): the linear γ rung's points, and every config that asks
+    # (`replicates`)
     rep = cfg.get('replicates')        # B (`NOISE_BLOCKS`), a key field: the linear γ rung, softmax γ rung, noisy rungs
     sm = static_map(T, cfg['n'], seed=cfg['teacher_seed'], noiseless=T.sigma == 0, replicates=bool(rep),
                     blocks=rep or NOISE_BLOCKS)
@@ -290,14 +294,16 @@ def static_experiment(cfg:dict) -> dict:
     if rep:   # M̂'s noise: v̂ of its jackknife replicates (`noise_bound`)
         out.update(noise_v=series_variance(sm['jackknife']), noise_blocks=len(sm['jackknife']),
                    noise_q=gaussian_tail(sm['jackknife']))
-    if rep and 'softmax' in cfg['kind']:   # the inverse's noise: v̂ of the replicates' inverses (None: one is undefined)
+    # the inverse's noise: v̂ of the replicates' inverses (None: one is undefined)
+    if rep and 'softmax' in cfg['kind']:
         Ri = [link_inverse(R, sm['entry_se']) for R in sm['jackknife']] if inv is not None else [None]
         Ri = None if any(r is None for r in Ri) else torch.stack(Ri)                      # (B, L, L)
         if Ri is not None: Ri = Ri * torch.sign((Ri * inv).sum((1, 2)))[:, None, None]   # sign-aligned with the inverse
         out['inverse_noise_v'] = None if Ri is None else series_variance(Ri)
         out['inverse_noise_q'] = None if Ri is None else gaussian_tail(Ri)
         if inv is not None and (cfg['kind'] == 'static-softmax' or cfg['gamma'] == 0):   # the planted logits are known
-            A = T.mixing if cfg['kind'] == 'static-softmax' else T.mixing(torch.zeros(1, T.L, T.d, dtype=torch.float64))[0]
+            A = (T.mixing if cfg['kind'] == 'static-softmax'
+                 else T.mixing(torch.zeros(1, T.L, T.d, dtype=torch.float64))[0])
             out['inverse_gap'] = torch.linalg.matrix_norm(inv - energy_field(torch.log(A)), 2).item()   # ‖inv(M̂) − Ẽ*‖
     if cfg['kind'] == 'linear':                                  # the population map, in closed form
         K = linear_static_map(T)
@@ -318,7 +324,8 @@ def capacity_experiment(cfg:dict) -> dict:
     "Students of the rung's own family, of each size, for every teacher at once (one ensemble, shared inputs)."
     tasks = [rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], cfg['gamma'], cfg['beta'], s)
              for s in cfg['teacher_seeds']]
-    sizes, first = cfg['sizes'], cfg.get('first_seed', 0)     # more restarts of a flagged point: seeds first, first + 1, …
+    # more restarts of a flagged point: seeds first, first + 1, …
+    sizes, first = cfg['sizes'], cfg.get('first_seed', 0)
     S = cfg['seeds'] - first
     members = [(t, r, s) for t in range(len(tasks)) for r in sizes for s in range(first, cfg['seeds'])]
     T = Teachers(tasks, members=[t for t, _, _ in members])
@@ -369,9 +376,9 @@ LADDER_SIZES = dict(
 # Every γ of the grid is trained, at both scales (10 at paper: 42 trained ensembles). The attention students' steps and
 # init seeds are one number at both scales (3000 Adam steps, cosine schedule; 3 seeds). Neither is derived from a rate;
 # what the verdicts need of each is measured on each scale's records and asserted (`tolerance_claims`,
-# `restart_claims`): no run of size ≥ k ends within a decade of TOL, so the budget decides no verdict; and the seeds are at
-# least the restart count that the stall rate derives (a flagged point: its own, `FLAGGED`). With 800 steps and 2 seeds
-# the quick scale leaves two runs at 1.8e-4 and 3.0e-4 (within a decade of TOL) and derives R = 4 (set steps=800,
+# `restart_claims`): no run of size ≥ k ends within a decade of TOL, so the budget decides no verdict; and the seeds are
+# at least the restart count that the stall rate derives (a flagged point: its own, `FLAGGED`). With 800 steps and 2
+# seeds the quick scale leaves two runs at 1.8e-4 and 3.0e-4 (within a decade of TOL) and derives R = 4 (set steps=800,
 # seeds=2 to see it).
 NOISY = [('static-linear', None, 1), ('static-softmax', None, 1), ('linear', 0, 1), ('softmax', 0, 1),
          ('softmax', 0, 4)]                          # static rungs also read from noisy data (σ² = 10% of the output)
@@ -400,10 +407,12 @@ def static_configs(scale:str) -> list:
             + [dict(base(k, g, b, t), noise_share=NOISE_SHARE, replicates=NOISE_BLOCKS)
                for k, g, b in NOISY for t in S['teacher_seeds']])
 
-RESTART_ERROR = .025   # α = δ (Theorem 3's): chance the stall-rate bound is too low; chance some cell gets no good restart
-# the flagged points (`flagged_points`: own stall rate, seed 0, rejects the pooled one) and their stall counts over every
-# init seed of the sizes ≥ k, pinned so that the configs can be built before training; `restart_claims` asserts both
-# against the records (`flagged_pinned`, from `flagged_counts`), so a run whose records differ fails loudly instead of training the wrong R
+# α = δ (Theorem 3's): chance the stall-rate bound is too low; chance some cell gets no good restart
+RESTART_ERROR = .025
+# the flagged points (`flagged_points`: own stall rate, seed 0, rejects the pooled one) and their stall counts over
+# every init seed of the sizes ≥ k, pinned so that the configs can be built before training; `restart_claims` asserts
+# both against the records (`flagged_pinned`, from `flagged_counts`), so a run whose records differ fails loudly instead
+# of training the wrong R
 FLAGGED = dict(quick={('softmax', 0, 16): (6, 9)}, paper={('softmax', 0, 16): (21, 45)})
 
 def flagged_restarts(count:tuple, # (stalls, runs) at a flagged point, every init seed of the sizes ≥ k

@@ -68,14 +68,17 @@ def exchangeable_of(L:int, d:int, k:int, beta:float, seed:int, n:int) -> dict:
     return exchangeable_map(rung_task('softmax', L, d, k, 1., beta, seed), n, seed=seed)
 
 def exchangeable_edge(L:int, d:int, beta:float) -> float:
-    "The tr W below which, to first order in β, the γ = 1 mixer aI + b(11ᵀ − I) has a/b < 0: −L d^{3/2}/(β(L−1)(L+1+d))."
+    ("The tr W below which, to first order in β, the γ = 1 mixer aI + b(11ᵀ − I) has a/b < 0: −L "
+     "d^{3/2}/(β(L−1)(L+1+d)).")
     return -L * d ** 1.5 / (beta * (L - 1) * (L + 1 + d))
 
 def logit_scale(task:AttentionTask) -> float:
-    "β‖W‖_F/√d: the s.d. of an off-diagonal logit β x_iᵀWx_j/√d for N(0, I) tokens, the first-order expansion's parameter."
+    ("β‖W‖_F/√d: the s.d. of an off-diagonal logit β x_iᵀWx_j/√d for N(0, I) tokens, the first-order expansion's "
+     "parameter.")
     return task.beta * float(task.W.double().norm()) / math.sqrt(task.d)
 
-FIRST_ORDER = 1.   # a convention: the edge is asserted where the expansion parameter is below 1 (1.87–2.65 at β = 4 here)
+# a convention: the edge is asserted where the expansion parameter is below 1 (1.87–2.65 at β = 4 here)
+FIRST_ORDER = 1.
 
 def _static_domain_claim(static:list, S:dict, margin:float):
     "The inverse at the static softmax points (γ = 0): defined inside D₀ or D_n by `margin`, undefined outside."
@@ -119,13 +122,14 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
     flips = [r for r in edge if flip(r[6])]
     def ex_(r):
         x = r[6]
-        sp = f"{math.log(x['a'] / x['b']):.2f}" if x['a'] > 0 and x['b'] > 0 else 'sign flip' if flip(x) else 'unresolved'
+        sp = (f"{math.log(x['a'] / x['b']):.2f}" if x['a'] > 0 and x['b'] > 0
+              else 'sign flip' if flip(x) else 'unresolved')
         return (f"(β {r[0]:g}, teacher {r[1]}: a {x['a']:.3g} ± {x['a_se']:.1g}, b {x['b']:.3g} ± {x['b_se']:.1g}, "
                 f"ln(a/b) {sp}, D_n {r[7]:.2f}, {'defined' if r[4] else 'undefined'})")
     return claims + [
         claim('inverse_domain_gamma', f"along γ (0 < γ < 1) the inverse is undefined at every point whose positional "
-              f"spread (1 − γ)·(spread at γ = 0) is {margin:g} nats outside D_n(γ) = ln 1/(3 entry s.e.), and defined at "
-              f"every point {margin:g} nats inside" + (" (where there is one)" if ins else
+              f"spread (1 − γ)·(spread at γ = 0) is {margin:g} nats outside D_n(γ) = ln 1/(3 entry s.e.), and defined "
+              f"at every point {margin:g} nats inside" + (" (where there is one)" if ins else
                                                          f" (no point lies {margin:g} nats inside at this scale: that "
                                                          "half is not tested here)"),
               len(outs) > 0 and not any(r[2] for r in outs) and all(r[2] for r in ins),
@@ -133,9 +137,9 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
               f'{sum(r[2] for r in ins)} defined; {len(along) - len(ins) - len(outs)} within {margin:g} nats, of which '
               f'{sum(r[2] for r in along if r not in ins and r not in outs)} defined, not asserted', kind='check'),
         claim('exchangeable_domain', 'at γ = 1, where the first-order expansion holds (logit s.d. β‖W‖_F/√d < '
-              f'{FIRST_ORDER:g}), the inverse is undefined for every teacher whose tr W lies below the first-order edge '
-              '−L d^{3/2}/(β(L−1)(L+1+d)) (the diagonal and off-diagonal of aI + b(11ᵀ − I) differ in sign) and '
-              'defined for every teacher above it' + ('' if below and above else
+              f'{FIRST_ORDER:g}), the inverse is undefined for every teacher whose tr W lies below the first-order '
+              'edge −L d^{3/2}/(β(L−1)(L+1+d)) (the diagonal and off-diagonal of aI + b(11ᵀ − I) differ in sign) '
+              'and defined for every teacher above it' + ('' if below and above else
               f" (no teacher lies {'below' if not below else 'above'} the edge there at this scale: that half is "
               "not tested here)"),
               len(first) > 0 and not any(r[4] for r in below) and all(r[4] for r in above),
@@ -148,7 +152,8 @@ def inverse_domain_claims(static:list, scale:str, margin:float=5.) -> list:
               "defined is `inverse_domain`'s question: ln(a/b) against D_n, shown)",
               len(flips) > 0 and not any(r[4] for r in flips),   # no flip: nothing to test, so it cannot hold
               ('' if flips else 'not evaluable at this scale (no resolved sign flip, so the claim cannot be tested '
-               'here; it fails rather than hold vacuously): ') + f'{len(flips)} of {len(edge)} points with a resolved sign flip, '
+               'here; it fails rather than hold vacuously): ')
+              + f'{len(flips)} of {len(edge)} points with a resolved sign flip, '
               f'{sum(r[4] for r in flips)} of them defined; ' + '; '.join(map(ex_, edge)), kind='check')]
 
 # %% ../../nbs/theorems/24_ladder_softmax.ipynb #40be4cb2

@@ -37,7 +37,8 @@ def by_point(records:list, noisy:bool=False) -> dict:
     return out
 
 def capacity_points(records:list) -> dict:
-    "Capacity records by rung point: metrics, normalised `excess` (first seeds), `more` restarts, `best` and `capacity`."
+    ("Capacity records by rung point: metrics, normalised `excess` (first seeds), `more` restarts, `best` and "
+     "`capacity`.")
     out, more = {}, {}
     for r in records:
         c = r['config']
@@ -46,7 +47,8 @@ def capacity_points(records:list) -> dict:
         else: out[p] = dict(r['metrics'], excess=x)
     if lost := set(more) - set(out): raise ValueError(f"further restarts without their point's first seeds: {lost}")
     for p, e in out.items():
-        best, seeds = e['excess'].min(-1), np.full(len(e['sizes']), e['excess'].shape[-1])   # (teachers, sizes), (sizes,)
+        # (teachers, sizes), (sizes,)
+        best, seeds = e['excess'].min(-1), np.full(len(e['sizes']), e['excess'].shape[-1])
         if m := more.get(p):
             for j, r in enumerate(m['sizes']):
                 i = e['sizes'].index(r)
@@ -130,15 +132,16 @@ B16_FLOOR = ("R2-softmax at β = 16, γ = 0 (near-argmax softmax at fixed positi
              "the point's own derived restarts (`restart_claims`, R = 106) every teacher's size-k students reach TOL, "
              "but for two of the three teachers a size-(k−1) student ends below TOL too (a witness: the k−1 infimum "
              "lies at or below it however many restarts follow; `flagged` prints the best runs), so TOL does not "
-             "separate k−1 from k there and the capacity read at TOL is k − 1 for them. The closed form confirms it without training "
-             "(§2, the k − 1 side in closed form): for the same two teachers a finite rank-(k−1) kernel has exact "
-             "excess below TOL (`sharp_capacity` prints the witnesses), far outside the first-order floor of §2; for the third, "
-             "as at the paper scale, the k − 1 side is undecided. Paper (L = 32, d = 16): every best k − 1 value found, "
-             "trained or in closed form, lies above TOL, but these are upper bounds only: no teacher's k − 1 side is "
-             "decided (`sharp_capacity`: no witness below TOL, no reproduced certified minimum above it), so the "
-             "capacity k read there is where the searches stopped, not the class's (`K1_SHARP_WHY`). The capacity "
-             "claims at this point therefore ask the k − 1 side to be decided too. Deficiency itself holds: every best "
-             "k − 1 value lies more than a factor 10 above what size k reaches (`deficiency_separates`)")
+             "separate k−1 from k there and the capacity read at TOL is k − 1 for them. The closed form confirms it "
+             "without training (§2, the k − 1 side in closed form): for the same two teachers a finite rank-(k−1) "
+             "kernel has exact excess below TOL (`sharp_capacity` prints the witnesses), far outside the first-order "
+             "floor of §2; for the third, as at the paper scale, the k − 1 side is undecided. Paper (L = 32, d = 16): "
+             "every best k − 1 value found, trained or in closed form, lies above TOL, but these are upper bounds "
+             "only: no teacher's k − 1 side is decided (`sharp_capacity`: no witness below TOL, no reproduced "
+             "certified minimum above it), so the capacity k read there is where the searches stopped, not the class's "
+             "(`K1_SHARP_WHY`). The capacity claims at this point therefore ask the k − 1 side to be decided too. "
+             "Deficiency itself holds: every best k − 1 value lies more than a factor 10 above what size k reaches "
+             "(`deficiency_separates`)")
 B16_INV = ("outside softmax's inverse domain: at β = 16 the logit row spread over the teachers (65–81 nats quick, "
            "47–67 paper) exceeds D₀ = ln 1/(Ld ε κ(G)) (30.7 nats quick, 29.3 paper), so A(E)'s smallest entries "
            "(≈ e^−spread) lie far below the fit's round-off: the estimate's smallest entry is ≤ 0 for every teacher, "
@@ -204,7 +207,8 @@ def ladder_restarts(stalls:dict, # `stall_runs`
 
 def near_floor(c:dict, # a `capacity_points` entry
                r:int, rel:float=.1) -> list:
-    "Per teacher, the runs of size r (every seed, further restarts too) within a factor 1 + rel of its best: a floor's support."
+    ("Per teacher, the runs of size r (every seed, further restarts too) within a factor 1 + rel of its best: a "
+     "floor's support.")
     x = [c['excess'][:, c['sizes'].index(r)]] + ([c['more']['excess'][:, c['more']['sizes'].index(r)]]
                                                  if c.get('more') and r in c['more']['sizes'] else [])
     x = np.concatenate(x, -1)                                                        # (teachers, seeds)
@@ -215,7 +219,8 @@ def point_name(p:tuple) -> str:
     return k if g is None else f'{k} γ={g:g}' + ('' if k == 'linear' else f' β={b:g}')
 
 def restart_claims(capacity:list, scale:str) -> list:
-    "The init seeds per cell are at least the restart count derived from the stall rate (pooled, and per flagged point)."
+    ("The init seeds per cell are at least the restart count derived from the stall rate (pooled, and per flagged "
+     "point).")
     st, S, cap, own = stall_runs(capacity), ladder_sizes(scale), capacity_points(capacity), flagged_counts(capacity)
     R, fl, pool = ladder_restarts(st, S['teachers'], own)
     k = S['k']
@@ -229,8 +234,8 @@ def restart_claims(capacity:list, scale:str) -> list:
                      f"teacher {best(p, k)}; best at k − 1 {best(p, k - 1)} (first 3 seeds: "
                      f"{'/'.join(f'{v:.1e}' for v in cap[p]['excess'][:, cap[p]['sizes'].index(k - 1)].min(-1))}), "
                      f"restarts within 10% of it {'/'.join(map(str, near_floor(cap[p], k - 1)))}")
-    return [claim('derived', 'every trained point whose stall rate agrees with the pooled one has at least R init seeds '
-                  'per (teacher, size), R the fewest giving every cell one restart that reaches TOL at the upper '
+    return [claim('derived', 'every trained point whose stall rate agrees with the pooled one has at least R init '
+                  'seeds per (teacher, size), R the fewest giving every cell one restart that reaches TOL at the upper '
                   f'{1 - RESTART_ERROR:g} bound of the pooled stall rate (first seed, sizes ≥ k; `restarts_needed`, '
                   f'δ = {RESTART_ERROR:g})', all(seeds[p] >= R[p] for p in ok),
                   f"R = {R[ok[0]]}: {pool[0]} stalls in {pool[1]} runs at {len(ok)} points (bound {u:.4f}), "
@@ -253,7 +258,8 @@ def restart_claims(capacity:list, scale:str) -> list:
                   f'records {own}; pinned {pinned}', kind='check')]
 
 def tolerance_claims(capacity:list, scale:str) -> list:
-    "TOL lies below the k − 1 floor; and no run of size ≥ k at an unflagged point ends within a decade of TOL (the budget)."
+    ("TOL lies below the k − 1 floor; and no run of size ≥ k at an unflagged point ends within a decade of TOL (the "
+     "budget).")
     cap = capacity_points(capacity)
     k = next(iter(cap.values()))['planted']
     lo = {p: min(best_seed_excess(c, k - 1)) for p, c in cap.items()}
@@ -269,20 +275,20 @@ def tolerance_claims(capacity:list, scale:str) -> list:
     gap = {p: min(a / b if b > 0 else math.inf for a, b in zip(best_seed_excess(c, k - 1), best_seed_excess(c, k)))
            for p, c in cap.items()}
     return [claim('deficiency_separates', f'deficiency without a tolerance: on every rung and γ each teacher\'s best '
-                  f'size-(k−1) student ends more than a factor {NEAR:g} above its best size-k one (k − 1 stays above what '
-                  'k reaches)', min(gap.values()) > NEAR, f'smallest ratio (best k−1)/(best k): {min(gap.values()):.3g} '
-                  f'{worst(gap, lambda x: -x)}'),
+                  f'size-(k−1) student ends more than a factor {NEAR:g} above its best size-k one (k − 1 stays above '
+                  'what k reaches)', min(gap.values()) > NEAR,
+                  f'smallest ratio (best k−1)/(best k): {min(gap.values()):.3g} {worst(gap, lambda x: -x)}'),
             claim('tolerance_separates', f'the capacity tolerance TOL = {TOL:g} (softmax rungs: relative to uniform '
-                  'attention) lies below every best size-(k−1) student found, on every rung and γ, so a capacity read at TOL '
-                  'is never k − 1 (the k−1 floor is L-free once softmax is read against uniform attention; at β = 16, '
-                  'γ = 0 the students found bound the class from above only, `sharp_capacity`)',
+                  'attention) lies below every best size-(k−1) student found, on every rung and γ, so a capacity read '
+                  'at TOL is never k − 1 (the k−1 floor is L-free once softmax is read against uniform attention; at '
+                  'β = 16, γ = 0 the students found bound the class from above only, `sharp_capacity`)',
                   min(lo.values()) > TOL, f'smallest at k − 1: {min(lo.values()):.1e} {worst(lo, lambda x: -x)} '
                   f'({min(lo.values()) / TOL:.1f} TOL); largest at k (shown): '
                   f'{max(hi.values()):.1e} {worst(hi, lambda x: x)}', kind='check', **declared('tolerance_separates')),
-            claim('budget_window', f'the step budget decides no capacity verdict: no run of size ≥ k ends within a factor '
-                  f'{NEAR:g} of TOL (each reaches round-off or stalls above {NEAR:g} TOL), at every point whose stall rate '
-                  'agrees with the pooled one; at a flagged point (`restart_claims`), where runs stall by design, no '
-                  "teacher's best size-k run over its derived restarts does", not near,
+            claim('budget_window', 'the step budget decides no capacity verdict: no run of size ≥ k ends within a '
+                  f'factor {NEAR:g} of TOL (each reaches round-off or stalls above {NEAR:g} TOL), at every point whose '
+                  'stall rate agrees with the pooled one; at a flagged point (`restart_claims`), where runs stall by '
+                  "design, no teacher's best size-k run over its derived restarts does", not near,
                   f'{len(near)} near TOL' + (': ' + '; '.join(f'{point_name(p)} {v:.1e}' for p, v in near[:6])
                   if near else '') + f'; the largest run below TOL/{NEAR:g}: {top:.1e}; '
                   f"flagged (best size-k run per teacher): "
