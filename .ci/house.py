@@ -27,7 +27,7 @@ PUBLIC = {'recover_kernel_rank': 'estimators', 'attention_native_rank': 'estimat
           'apply_head_ranks': 'real'}
 FAMILIES = re.compile(r'^(bert|gpt2|gpt-2|llama)$', re.I)
 LIMITS = dict(module_lines=800, all_names=60, function_lines=60, line_chars=120)
-RATCHET = dict(module_lines=1869, all_names=154, functions_over=0, long_lines=145)   # measured after the merge of 44's branches
+RATCHET = dict(module_lines=800, all_names=60, functions_over=0, long_lines=0)   # the goals themselves, met since the stories landed
 
 def modules() -> dict:
     "Dotted name -> path of every module of the package (`_modidx` and `__init__` files excluded)."

@@ -42,8 +42,10 @@ _APPENDIX = {'A1': 'a1-what-the-estimators-accept', 'A2': 'a2-linear-attention-v
             'A7': 'a7-softmax-partial-recovery-and-the-one-over-l-law', 'A8': 'a8-the-exact-inversion-route',
             'A9': 'a9-which-limits-belong-to-the-estimator-and-which-to-the-data'}
 _ESTIMATOR = {'8': 'the-over-count-rate-measured-on-nulls', '9': 'power-at-the-datas-limit-linear-attention',
-             '10': 'softmax-the-floor-and-how-it-moves-with-', '11': 'what-limits-belong-to-whom-and-what-it-costs',
-             '1': 'what-the-estimator-accepts', '2': 'the-per-sequence-fits', '3': 'the-comparison-counts-methodedge-gd',
+             '10': 'softmax-the-floor-and-how-it-moves-with-',
+             '11': 'what-limits-belong-to-whom-and-what-it-costs',
+             '1': 'what-the-estimator-accepts', '2': 'the-per-sequence-fits',
+             '3': 'the-comparison-counts-methodedge-gd',
              '4': 'the-calibrated-count-methodcalibrated-the-default', '5': 'linear-attention-with-the-value-map-known',
              '6': 'the-entry-point-and-what-a-user-gets-back', '7': 'where-detection-should-start-the-floors'}
 

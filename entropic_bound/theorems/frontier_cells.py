@@ -199,7 +199,7 @@ ONE_OVER_L = ("reported, not predicted, for every count (§A7): no count's floor
               "c/L scan is printed for each count and decides no claim")
 _UNDER = ("§A6: every count over-counts somewhere, the calibrated one at its stated rate α, the edge and GD cuts at "
          "L = 2d or β = 16, where a per-sequence sandwich with few residual degrees of freedom lets noise directions "
-         "through; 'always an under-count' was never derived")
+         "through; no derivation gives 'always an under-count'")
 _EDGE_OVER = ("§A6: the edge's noise model for softmax, a per-sequence HC2 sandwich with channels taken independent, "
              "under-states the noise at L = 2d and at β = 16, so noise directions pass its cut")
 GD_LEVEL = ("§A4: the GD cut's BBP prediction takes Ĉ_m ≈ I (iid rows) and its noise level exact; it lies "
@@ -313,7 +313,7 @@ def _linear_calibrated_claims(R:dict, FL:dict, Fn:dict, sig:float) -> list:
     f16, e16, p16 = FL['floor']['calibrated'][16], FL['floor']['edge'][16], linear_floors(16, 64)
     C.append(claim('linear/calibrated_near_bbp', 'linear, L = 16, n = 64: the calibrated count\'s 50% floor is '
                    'within 1.3× of the derived spectral floor, the exact-moment BBP floor of the stack '
-                   '(the estimator\'s §7; its design goal)', f16 <= 1.3 * p16.stack,
+                   '(the target the estimator\'s §7 sets)', f16 <= 1.3 * p16.stack,
                    f"{f16:.4f} = {f16 / p16.stack:.2f} × the exact-moment BBP floor of the stack {p16.stack:.4f} "
                    f"({f16 / p16.calibrated:.2f} × its predicted level-α point {p16.calibrated:.4f}, which is "
                    f"{p16.calibrated / p16.stack:.2f} × the floor; {f16 / p16.iid:.2f} × the iid-row approximation "
@@ -424,7 +424,8 @@ def control_claims(R:dict, d:int, sig:float) -> list:
     soft = [r for r in recs if r['config']['kind'] == 'softmax']
     ro = {m: (sum(v > r['metrics']['k'] for r in soft for v in r['metrics'][m]),
               sum(len(r['metrics'][m]) for r in soft)) for m in METHODS}
-    C.append(claim('softmax/always_under', 'the theory\'s statement: the softmax error is always an under-count (every '
+    C.append(claim('softmax/always_under', 'a statement of the reconstruction: the softmax error is always an '
+                   'under-count (every '
                    'softmax draw, every count)', all(x == 0 for x, _ in ro.values()),
                    '; '.join(f"{m}: {x}/{n} over-counts" for m, (x, n) in ro.items()), expect=False, why=_UNDER))
     return C
