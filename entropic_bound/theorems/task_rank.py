@@ -14,7 +14,7 @@ from .task_rank_reading import (
 __all__ = ['THEOREM', 'loss_vs_rank']
 
 # %% ../../nbs/theorems/60_task_rank.ipynb #5409a557
-THEOREM = Theorem('task_rank', 'Theorem 5, beyond the paper: the query–key rank a language task needs')
+THEOREM = Theorem('task_rank', 'Theorem 5: beyond the paper, the query–key rank a language task needs')
 THEOREM.sweep('uniform', uniform_configs, cost=uniform_cost)(uniform_experiment)
 THEOREM.claims('uniform')(guard_claims)
 THEOREM.claims('uniform')(rank_needed_claims)
