@@ -3,6 +3,11 @@
 
 Usage: python .ci/republish_check.py REFERENCE_claims.json REPUBLISHED_claims.json
    or: python .ci/republish_check.py --ref GIT_REF results/paper/claims.json   (the reference read from git)
+   or: python .ci/republish_check.py --frozen FACTS.json SCALE results/SCALE/claims.json   (what CI runs)
+   and: python .ci/republish_check.py --freeze FACTS.json --ref GIT_REF   (writes the facts of both scales at GIT_REF)
+A frozen reference keeps, per claim id, only what may not change (kind, holds, expected, verdict, measured numbers):
+`.ci/claims_before_companion.json` holds those of the claims before the companion's rewrite. Ids of a theorem the
+reference does not have (a theorem added since) are listed and allowed.
 
 The companion's rewrite (stories and appendices) may change how a claim is worded and where its reason points, not what
 was measured or decided. Compared by id: the same ids, and for each claim the same `kind`, `holds`, `expected`,
@@ -25,6 +30,21 @@ def load(spec:str, ref:str=None) -> dict:
     if ref is None: return json.load(open(spec))
     return json.loads(subprocess.run(['git', 'show', f'{ref}:{spec}'], check=True, capture_output=True, text=True).stdout)
 
+def facts(d:dict) -> dict:
+    "Per claim id, what a republication may not change."
+    return {c['id']: dict({f: c.get(f) for f in SAME}, numbers=numbers(c.get('measured'))) for c in d['claims']}
+
+def compare_frozen(fa:dict, b:dict) -> tuple:
+    "(failures, ids of new theorems) of claims.json `b` against frozen facts `fa`."
+    fb, known = facts(b), {k.split('/')[0] for k in fa}
+    new = sorted(k for k in fb.keys() - fa.keys() if k.split('/')[0] not in known)
+    bad = [f"only in the reference: {k}" for k in sorted(fa.keys() - fb.keys())]
+    bad += [f"only republished: {k}" for k in sorted(fb.keys() - fa.keys()) if k.split('/')[0] in known]
+    bad += [f"{k}: {f} {fa[k][f]!r} -> {fb[k][f]!r}" for k in sorted(fa.keys() & fb.keys()) for f in fa[k]
+            if fa[k][f] != fb[k][f]]
+    bad += [f"unexpected verdict: {c['id']}" for c in b['claims'] if c['verdict'] not in ('holds', 'disagrees (declared)')]
+    return bad, new
+
 def compare(a:dict, b:dict) -> tuple:
     "(failures, allowed differences) of claims.json `b` against the reference `a`."
     ca, cb = ({c['id']: c for c in d['claims']} for d in (a, b))
@@ -40,6 +60,23 @@ def compare(a:dict, b:dict) -> tuple:
     return bad, moved
 
 def main(argv:list) -> int:
+    if argv[:1] == ['--freeze']:
+        out, ref = argv[1], argv[3]
+        frozen = {sc: facts(load(f'results/{sc}/claims.json', ref)) for sc in ('quick', 'paper')}
+        json.dump(dict(ref=ref, **frozen), open(out, 'w'), indent=0, ensure_ascii=False)
+        print(f"wrote {out}: the facts of {', '.join(f'{len(v)} {k}' for k, v in frozen.items())} claims at {ref}")
+        return 0
+    if argv[:1] == ['--frozen']:
+        fa, scale, b = json.load(open(argv[1]))[argv[2]], argv[2], load(argv[3])
+        bad, new = compare_frozen(fa, b)
+        print(f"{scale}: {len(b['claims'])} claims against {len(fa)} frozen before the companion's rewrite"
+              + (f"; {len(new)} of theorems added since ({', '.join(sorted({k.split('/')[0] for k in new}))})"
+                 if new else ''))
+        if bad:
+            print(f"{len(bad)} differences in what was measured or decided:"); print('\n'.join('  ' + x for x in bad[:60]))
+            return 1
+        print("same ids, kinds, verdicts and measured numbers as before the rewrite")
+        return 0
     ref = None
     if argv[:1] == ['--ref']: ref, argv = argv[1], argv[2:]
     if len(argv) not in (1, 2): print(__doc__); return 2
