@@ -330,8 +330,10 @@ def capacity_figure(records:list, # capacity records
                    ):
     "Relative excess against head dimension, one panel per (d, k), every class, β, teacher and restart."
     import numpy as np, matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
     panels = sorted({(r['config']['d'], r['metrics']['k']) for r in records})
-    fig, axs = plt.subplots(1, len(panels), figsize=(4.8 * len(panels), 3.6), sharey=True, squeeze=False)
+    ncol = 5 if len(panels) > 3 else 3; rows = -(-11 // ncol)                 # 11 legend entries below the panels
+    fig, axs = plt.subplots(1, len(panels), figsize=(4.8 * len(panels), 3.9 + .2 * rows), sharey=True, squeeze=False)
     betas = sorted({r['config']['beta'] for r in records if r['config']['kind'] == 'softmax'})
     groups = [('linear', 1.)] + [('softmax', b) for b in betas]
     for ax, (d, k) in zip(axs[0], panels):
@@ -360,10 +362,18 @@ def capacity_figure(records:list, # capacity records
         ax.axhline(DEFICIENT, c='gray', ls=':', lw=.8); ax.axhline(ACHIEVED, c='gray', ls='--', lw=.8)
         ax.axvline(k, c='k', lw=2.5, label='predicted: r* = k')      # the prediction, bold
         ax.set(xlabel='head dimension r', yscale='log', ylim=(1e-14, 1.5), title=f'd = {d}, k = {k}')
-    axs[0, 0].set_ylabel('relative excess (held out)'); axs[0, 0].legend(fontsize=7, loc='lower left')
-    fig.suptitle('every teacher × restart (o; more restarts at r = k, k + 1: +; restarts a carried record dropped, not '
-                 'judged: ·); linear lower bound (—); 1% (⋯) and 1e-3 (--)', fontsize=9)
-    fig.tight_layout()
+    axs[0, 0].set_ylabel('relative excess (held out)')
+    keys = dict(zip(*reversed(axs[0, 0].get_legend_handles_labels())))
+    grey = dict(c='gray', ls='none')
+    keys.update({'one teacher × restart': Line2D([], [], marker='o', mfc='none', **grey),
+                 'more restarts at r = k, k + 1': Line2D([], [], marker='+', **grey),
+                 'restart a carried record dropped (not judged)': Line2D([], [], marker='.', ms=3, **grey),
+                 f'relative excess {DEFICIENT:g} (deficient level)': Line2D([], [], c='gray', ls=':', lw=.8),
+                 f'relative excess {ACHIEVED:g} (achieved level)': Line2D([], [], c='gray', ls='--', lw=.8)})
+    fig.suptitle('Held-out excess of every trained head (each teacher and restart) against head dimension r; '
+                 'the prediction r* = k in bold', fontsize=11, wrap=True)
+    fig.tight_layout(rect=(0, (.25 + .2 * rows) / (3.9 + .2 * rows), 1, 1))
+    fig.legend(keys.values(), keys.keys(), loc='lower center', ncol=ncol, fontsize=8, frameon=False)
     return fig
 
 def _counts(g:'pd.DataFrame') -> str:

@@ -476,18 +476,40 @@ def _column(s_grid, s:float) -> float:
     return float(np.polyval(np.polyfit(ls, np.arange(len(ls)), 1), np.log(s)))
 
 def frontier_headline(R:dict):
-    "Share of draws recovering col W (calibrated count): linear against L with its predicted 50% point; softmax."
+    "Share of draws recovering col W (calibrated count) on one shared log s_min axis: linear against L with its "
+    "predicted 50% point; softmax against β."
     import matplotlib.pyplot as plt
-    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4.2))
-    F = floors(R['linear_L'], 'L', recovered=True)
-    _heatmap(a, F, 'calibrated', 'tokens per sequence L', 'linear attention (n = 64): exact above a predicted floor')
+    from matplotlib.ticker import FixedLocator, FormatStrFormatter, NullLocator
+    fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.6), sharex=True)
+    F, S = floors(R['linear_L'], 'L', recovered=True), floors(R['softmax'], 'beta', recovered=True)
+    def edges(s):                                        # cell edges halfway (in log s) between the grid's values
+        ls = np.log(np.asarray(s, float)); mid = (ls[1:] + ls[:-1]) / 2
+        return np.exp(np.concatenate([[ls[0] - (mid[0] - ls[0])], mid, [ls[-1] + (ls[-1] - mid[-1])]]))
+    lo, hi = min(edges(F['s'])[0], edges(S['s'])[0]), max(edges(F['s'])[-1], edges(S['s'])[-1])
+    panels = ((a, F, 'tokens per sequence L', 'linear attention (n = 64): exact above a predicted floor'),
+              (b, S, 'logit scale β', 'softmax attention (L = 4d): needs a far larger s_min'))
+    for ax, G, ylabel, title in panels:
+        rows = sorted(G['frac']['calibrated'])
+        M, e = np.array([G['frac']['calibrated'][o] for o in rows]), edges(G['s'])
+        mesh = ax.pcolormesh(e, np.arange(len(rows) + 1) - .5, M, vmin=0, vmax=1, cmap='viridis')
+        for i in range(M.shape[0]):
+            for j, s in enumerate(G['s']):
+                ax.text(s, i, f"{M[i, j]:.2g}", ha='center', va='center', fontsize=7,
+                        color='w' if M[i, j] < .6 else 'k')
+        for x0, x1 in ((lo, e[0]), (e[-1], hi)):
+            if x1 / x0 > 1.3: ax.text((x0 * x1) ** .5, len(rows) / 2 - .5, 'not swept', ha='center', color='.45')
+        ax.set(facecolor='.93', yticks=range(len(rows)), yticklabels=rows, ylabel=ylabel, title=title,
+               xlabel='weakest kernel singular value s_min (log scale, shared)')
+        ax.grid(False)
+    a.set_xscale('log'); a.set_xlim(lo, hi)
+    a.xaxis.set_major_locator(FixedLocator([.01, .02, .05, .1, .2, .4]))
+    a.xaxis.set_major_formatter(FormatStrFormatter('%g')); a.xaxis.set_minor_locator(NullLocator())
+    b.tick_params(labelbottom=True)
     Ls = sorted(F['frac']['calibrated'])
-    xs = [_column(F['s'], linear_floors(L, 64).calibrated) for L in Ls]
-    a.plot(xs, range(len(Ls)), 'r-o', lw=3.5, label='predicted 50% point (the estimator\'s §7)')
+    a.plot([linear_floors(L, 64).calibrated for L in Ls], range(len(Ls)), 'r-o', lw=3.5,
+           label='predicted 50% point\n(the estimator\'s §7)')
     a.legend(loc='lower right', fontsize=8, framealpha=.9)
-    S = floors(R['softmax'], 'beta', recovered=True)
-    _heatmap(b, S, 'calibrated', 'logit scale β', 'softmax attention (L = 4d): partial')
-    fig.colorbar(b.images[0], ax=[a, b], label='share of draws recovering col W', fraction=.03)
+    fig.colorbar(mesh, ax=[a, b], label='share of draws recovering col W', fraction=.03)
     return fig
 
 def frontier_figure_of(records:list, scale:str):

@@ -459,9 +459,10 @@ def gamma_figure_of(static:list, scale:str):
 def gamma_figure(static:list, gammas:list, betas=(1, 4, 16)):
     "Readings of every estimator along γ (softmax through its inverse) and the share no static map explains."
     import matplotlib.pyplot as plt, numpy as np
-    fig, axs = plt.subplots(2, 2, figsize=(11, 7.2))
+    fig, axs = plt.subplots(2, 2, figsize=(13, 7.6))
     for ax, kind in zip(axs[0], ('linear', 'softmax')):
-        rd = gamma_curves(static, kind, 1, gammas)['readings']
+        cv = gamma_curves(static, kind, 1, gammas)
+        rd, k = cv['readings'], cv['metrics'][0][0]['planted']
         for i, e in enumerate(recorded_estimators(static)):
             v = np.array([[np.nan if r is None else r[e.key] for r in row] for row in rd], float)   # (γ, teachers)
             x = np.maximum(np.array(gammas) * (1 + .03 * (i - 3)), 4e-3)                          # small offsets
@@ -470,11 +471,13 @@ def gamma_figure(static:list, gammas:list, betas=(1, 4, 16)):
         for g, row in zip(gammas, rd):
             if (m := sum(r is None for r in row)):
                 ax.annotate(f'{m}/{len(row)} undef.', (max(g, 4e-3), 16.6), fontsize=6, ha='center')
-        ax.axhline(3, color='k', lw=2.5, label='k = 3: the prediction at γ = 0')
+        ax.axhline(k, color='k', lw=3, zorder=5, label=f'true capacity k = {k} (the prediction at γ = 0)')
+        ax.text(.01, k - .25, f'true capacity k = {k}', transform=ax.get_yaxis_transform(), fontsize=9, va='top',
+                fontweight='bold', zorder=6, bbox=dict(fc='w', ec='none', alpha=.85, pad=1))
         how = ' (through softmax⁻¹, β = 1)' if kind == 'softmax' else ''
         ax.set(xscale='log', xlabel='γ (input conditioning; γ = 0 drawn at 0.004)', ylabel='reading of M̂',
                title=f'{kind} attention: every estimator{how}', ylim=(-.5, 17.5))
-    axs[0][0].legend(fontsize=6, ncol=2)
+    axs[0][1].legend(fontsize=8, loc='upper left', bbox_to_anchor=(1.02, 1), borderaxespad=0)
     for kind, beta, mk in [c for c in CURVES if c[0] == 'linear' or c[1] in betas]:
         ms = gamma_curves(static, kind, beta, gammas)['metrics']
         lab = kind if kind == 'linear' else f'softmax β={beta}'
@@ -484,6 +487,6 @@ def gamma_figure(static:list, gammas:list, betas=(1, 4, 16)):
                   title='(a) the static map fails at once (mean, min–max over teachers)')
     axs[1][1].set(xlabel='γ', ylabel='s₂/s₁ of the Kronecker rearrangement',
                   title='how far K̂ is from one mixer ⊗ one channel map')
-    for ax in axs[1]: ax.legend(fontsize=7)
+    axs[1][1].legend(fontsize=8, loc='upper left', bbox_to_anchor=(1.02, 1), borderaxespad=0)
     fig.tight_layout()
     return fig

@@ -34,7 +34,8 @@ def loss_vs_rank(records:list, # the uniform sweep's records at one scale
     ax.plot(x, R['mean'], '-o', color='k', lw=2.5, label='mean over seeds ± δ')
     ax.axhline(t['bigram'], color='C2', ls='--', label='bigram model')
     thr = R['mean'][-1] + 0.05 * R['gap'] + R['delta']
-    ax.axhline(thr, color='C3', ls=':', label='threshold at ε = 0.05')
+    if R['guard']: ax.axhline(thr, color='C3', ls=':', label='threshold at ε = 0.05')
+    else: ax.axhline(thr, color='0.8', ls=':', lw=1, label='threshold (not a reading: guard fails)')
     if R['guard'] and (r := R['r_task'][0.05]) is not None:
         ax.axvline(t['ranks'].index(r), color='C3', lw=2, label=f'r_task(0.05) = {r}')
     ax.set_xticks(x, [str(r) for r in t['ranks']])
