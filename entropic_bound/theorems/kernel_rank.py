@@ -345,7 +345,7 @@ def power_study(power:list, oracle:list, oracle_null:list, alpha:float=1e-2, lev
     z_pred = (cal - fl16.calibrated) / math.hypot(se, se_pred)
     claims = [
     claim('linear/goal', 'linear, L = 16, n = 64: the calibrated 50% point is within 1.3× of the derived spectral '
-          'floor, the BBP point of the weighted, whitened stack with its exact moments (§7; the issue\'s goal)',
+          'floor, the BBP point of the weighted, whitened stack with its exact moments (the target §7 sets)',
           cal <= 1.3 * fl16.stack, f"{cal:.4f} ± {se:.4f} = {cal / fl16.stack:.2f}× {fl16.stack:.4f}; §7's predicted "
           f"level-α point {fl16.calibrated:.4f} = {fl16.calibrated / fl16.stack:.2f}× it; the iid-row approximation "
           f"{fl16.iid:.4f} (the calibrated point is {cal / fl16.iid:.2f}× that); the likelihood oracle (§9) "
