@@ -15,6 +15,7 @@ nb_execution_mode = 'off'           # rendered as stored: nothing is executed (.
 nb_execution_timeout = 900
 nb_execution_raise_on_error = True
 nb_merge_streams = True
+nb_render_markdown_format = 'myst'   # outputs' Markdown (the TL;DR and verdict tables, the front table) as MyST: tables and math
 suppress_warnings = ['myst.header', 'mystnb.unknown_mime_type', 'misc.highlighting_failure']
 exclude_patterns = ['_build', '**.ipynb_checkpoints', '*.yml', 'styles.css', 'images/*.svg']
 root_doc = 'index'
