@@ -9,6 +9,10 @@ from ..harness.theorem import Theorem
 from .task_rank_reading import (
     uniform_configs, uniform_cost, uniform_experiment, loss_table, reading, guard_claims, rank_needed_claims,
     knee_claims, recovery_claims, pipeline_claims)
+from entropic_bound.theorems.task_rank_predictions import (
+    predictions_configs, predictions_cost, predictions_experiment, allocations_configs, allocations_cost,
+    allocations_experiment, prediction_claims, context_length_claims, allocation_claims,
+    predictions_pipeline_claims)
 
 # %% auto #0
 __all__ = ['THEOREM', 'loss_vs_rank']
@@ -16,11 +20,17 @@ __all__ = ['THEOREM', 'loss_vs_rank']
 # %% ../../nbs/theorems/60_task_rank.ipynb #5409a557
 THEOREM = Theorem('task_rank', 'Theorem 5: beyond the paper, the query–key rank a language task needs')
 THEOREM.sweep('uniform', uniform_configs, cost=uniform_cost)(uniform_experiment)
+THEOREM.sweep('predictions', predictions_configs, cost=predictions_cost)(predictions_experiment)
+THEOREM.sweep('allocations', allocations_configs, cost=allocations_cost)(allocations_experiment)
 THEOREM.claims('uniform')(guard_claims)
 THEOREM.claims('uniform')(rank_needed_claims)
 THEOREM.claims('uniform')(knee_claims)
 THEOREM.claims('uniform')(recovery_claims)
-THEOREM.claims('uniform')(pipeline_claims);
+THEOREM.claims('uniform')(pipeline_claims)
+THEOREM.claims('uniform', 'predictions')(prediction_claims)
+THEOREM.claims('uniform')(context_length_claims)
+THEOREM.claims('uniform', 'allocations')(allocation_claims)
+THEOREM.claims('uniform', 'predictions', 'allocations')(predictions_pipeline_claims);
 
 # %% ../../nbs/theorems/60_task_rank.ipynb #3cd0b277
 def loss_vs_rank(records:list, # the uniform sweep's records at one scale

@@ -15,15 +15,15 @@ from ..lm.preregistration import QUICK, PAPER, EPSILONS, KNEE_BIC, pooled_sd, r_
 from ..harness.claims import claim
 
 # %% auto #0
-__all__ = ['uniform_configs', 'uniform_cost', 'kernel_energies', 'uniform_experiment', 'loss_table', 'reading',
-           'learned_energy_ranks', 'guard_claims', 'rank_needed_claims', 'knee_claims', 'recovery_claims',
-           'pipeline_claims']
+__all__ = ['METRIC_WINDOWS', 'uniform_configs', 'uniform_cost', 'kernel_energies', 'train_members', 'one_thread',
+           'uniform_experiment', 'loss_table', 'reading', 'learned_energy_ranks', 'within_step', 'guard_claims',
+           'rank_needed_claims', 'knee_claims', 'recovery_claims', 'pipeline_claims']
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #36cf5e4a
 _SCALES = dict(quick=QUICK, paper=PAPER)
 _TRAIN = dict(lr=1e-2, warmup=20, schedule='cosine')       # the optimiser of fit_lm's smoke test, both scales
 _SEED_GROUP = 4                                            # seeds per config (one ensemble of ranks × seeds)
-_METRIC_WINDOWS = 256                                      # fit windows whose inputs give each layer's metric
+METRIC_WINDOWS = 256                                      # fit windows whose inputs give each layer's metric
 
 def uniform_configs(scale:str, # 'quick' or 'paper'
                     device:str='cpu', # where the ensembles train ('cpu', 'cuda')
@@ -57,29 +57,40 @@ def kernel_energies(m:RankedGPT, # the ensemble
     return torch.stack(out, 1)                                                # (E, n, H, d)
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #743b03cf
-def _train(cfg:dict) -> dict:
-    "Train every (rank, seed) of a config as one ensemble; held-out losses, baselines, kernel spectra."
+def train_members(cfg:dict, # a config of the task-rank sweeps: sizes, steps, batch, held_windows, optimiser, device
+                  ranks:list, # per member, a rank spec for `head_ranks`
+                  seeds:list, # per member, its seed
+                 ) -> tuple: # (the trained ensemble on the CPU, `LMFitResult`, fit tokens, held-out windows)
+    "Train members of the config's sizes with its optimiser and token budget; what the sweeps read from them."
     mcfg = LMConfig(d=cfg['d'], n_layer=cfg['n_layer'], n_head=cfg['n_head'], L=cfg['L'])
-    ranks = [r for r in cfg['ranks'] for _ in cfg['seeds']]
-    seeds = [s for _ in cfg['ranks'] for s in cfg['seeds']]
     fit, held_tok = tokens('fit'), tokens('held_out')
     held = fixed_windows(held_tok, cfg['held_windows'], cfg['L'])
     m = RankedGPT(mcfg, ranks, seeds)
     res = fit_lm(m, cfg['steps'] * cfg['batch'] * cfg['L'], held, fit=fit, batch=cfg['batch'], lr=cfg['lr'],
                  schedule=cfg['schedule'], warmup=cfg['warmup'], device=cfg.get('device', 'cpu'))
-    m.cpu()
-    xs = fixed_windows(fit, _METRIC_WINDOWS, cfg['L'])[0]
+    return m.cpu(), res, fit, held
+
+def _train(cfg:dict) -> dict:
+    "Train every (rank, seed) of a config as one ensemble; held-out losses, baselines, kernel spectra."
+    ranks = [r for r in cfg['ranks'] for _ in cfg['seeds']]
+    seeds = [s for _ in cfg['ranks'] for s in cfg['seeds']]
+    m, res, fit, held = train_members(cfg, ranks, seeds)
+    xs = fixed_windows(fit, METRIC_WINDOWS, cfg['L'])[0]
     with torch.no_grad(): raw = torch.linalg.matrix_rank(kernels(m).double(), rtol=1e-6)   # (E, n, H)
     return dict(ranks=ranks, seeds=seeds, held_out=res.held_out, steps=res.steps, train_loss=res.losses.T,
                 kernel_rank=raw, kernel_energy=kernel_energies(m, xs), unigram=unigram_loss(fit, held[1]),
                 bigram=bigram_loss(fit, *held), tokens=res.tokens, seconds=res.seconds)
 
-def uniform_experiment(cfg:dict) -> dict:
-    "The uniform sweep's experiment: `_train` on one CPU thread (a model of width 32 gains nothing from more)."
+def one_thread(fn, cfg:dict):
+    "`fn(cfg)` on one CPU thread when the config trains on the CPU (a model of width 32 gains nothing from more)."
     threads = torch.get_num_threads()
     if cfg.get('device', 'cpu') == 'cpu': torch.set_num_threads(1)
-    try: return _train(cfg)
+    try: return fn(cfg)
     finally: torch.set_num_threads(threads)
+
+def uniform_experiment(cfg:dict) -> dict:
+    "The uniform sweep's experiment: `_train` on one CPU thread."
+    return one_thread(_train, cfg)
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #ed52cf25
 def loss_table(records:list, # the records of the uniform sweep at one scale
@@ -125,7 +136,7 @@ def learned_energy_ranks(t:dict, # a `loss_table`
     e = torch.tensor(np.stack([t['energy'][(full, s)] for s in t['seeds']]))    # (n, n_layer, H, d)
     return np.median(energy_rank_of_spectrum(e, 1 - eps).numpy(), axis=0)
 
-def _within_step(a:float, b:float) -> bool:
+def within_step(a:float, b:float) -> bool:
     "Whether a and b (ranks ≥ 1) are within a factor of 2 of each other."
     return a >= 1 and b >= 1 and max(a, b) <= 2 * min(a, b)
 
@@ -196,7 +207,7 @@ def recovery_claims(records:list) -> list:
     for e in EPSILONS:
         per_head, r = learned_energy_ranks(t, e), R['r_task'][e]
         top = float(per_head.max())
-        ok = R['guard'] and r is not None and _within_step(top, r)
+        ok = R['guard'] and r is not None and within_step(top, r)
         msr = (f"energy ranks at τ = {1 - e:g} per head (median over seeds) {per_head.tolist()}, largest {top:g}; "
                f"r_task({e}) = {'not resolved' if r is None else r}")
         why = _NO_RANK_05 if e == 0.05 else None
