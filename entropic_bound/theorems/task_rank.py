@@ -9,10 +9,10 @@ from ..harness.theorem import Theorem
 from .task_rank_reading import (
     uniform_configs, uniform_cost, uniform_experiment, loss_table, reading, guard_claims, rank_needed_claims,
     knee_claims, recovery_claims, pipeline_claims)
-from entropic_bound.theorems.task_rank_predictions import (
+from .task_rank_predictions import (
     predictions_configs, predictions_cost, predictions_experiment, allocations_configs, allocations_cost,
     allocations_experiment, prediction_claims, context_length_claims, allocation_claims,
-    predictions_pipeline_claims)
+    prediction_checks_claims, allocation_checks_claims)
 
 # %% auto #0
 __all__ = ['THEOREM', 'loss_vs_rank']
@@ -30,7 +30,8 @@ THEOREM.claims('uniform')(pipeline_claims)
 THEOREM.claims('uniform', 'predictions')(prediction_claims)
 THEOREM.claims('uniform')(context_length_claims)
 THEOREM.claims('uniform', 'allocations')(allocation_claims)
-THEOREM.claims('uniform', 'predictions', 'allocations')(predictions_pipeline_claims);
+THEOREM.claims('uniform', 'predictions')(prediction_checks_claims)
+THEOREM.claims('allocations')(allocation_checks_claims);
 
 # %% ../../nbs/theorems/60_task_rank.ipynb #3cd0b277
 def loss_vs_rank(records:list, # the uniform sweep's records at one scale
