@@ -264,11 +264,13 @@ _DATA = ('At the paper scale the data-only reading is declared to disagree (§th
          'bytes, not the learned embeddings the kernels act on.')
 _RTASK_01 = ('At the paper scale r_task(0.1) is below d_head in the uniform records (§the-context-length-rule), '
              'so the rule, which asks for full rank, is declared not confirmed.')
+_MODEL_OVER = ('At the paper scale the model-based predictors ask for more rank than the task needs: truncating a '
+               "trained head to r_task costs more than its share ε G / H (§what-the-predictions-read).")
 
 def _declare(eps:float=ALLOC_EPS, paper:str=None, known:bool=False) -> tuple:
     "(expect, why, after_data) of a task claim: no reading at quick; at paper `paper`'s reason if given."
     if paper: return dict(quick=False, paper=False), _NO_READING + ' ' + paper, known
-    return dict(quick=False, paper=True), _NO_READING, False
+    return dict(quick=False, paper=True), _NO_READING, known
 
 def _after(records:list, after:bool) -> bool:
     "Whether a declaration set after the uniform data applies (at the paper scale)."
@@ -285,8 +287,9 @@ def prediction_claims(uniform:list, predictions:list) -> list:
             a, r = predicted_allocations(predictions, e)[p], R['r_task'][e]
             top = int(a.max())
             ok = bool(R['guard'] and r is not None and within_step(max(top, 1), r) and (top >= 1 or r <= 1))
-            why = _DATA if p == 'data' else _UNRESOLVED_01 if e == 0.01 else _UNRESOLVED_05 if e == 0.05 else None
-            exp, reason, late = _declare(e, why, known=(e == 0.05 and p != 'data'))
+            why = ((None if p == 'data' else _MODEL_OVER) if e == ALLOC_EPS   # declared after the predictions' data
+                   else _DATA if p == 'data' else _UNRESOLVED_01 if e == 0.01 else _UNRESOLVED_05)
+            exp, reason, late = _declare(e, why, known=e == ALLOC_EPS or (e == 0.05 and p != 'data'))
             msr = (f"allocation per layer {a.tolist()}, largest head {top}; r_task({e}) = {_rt(r)}; "
                    f"guard {'passes' if R['guard'] else 'fails'}")
             out.append(claim(f'{p}/eps={e}', f"the {p.replace('_', '-')} prediction's largest head is within a "
