@@ -266,6 +266,8 @@ _RTASK_01 = ('At the paper scale r_task(0.1) is below d_head in the uniform reco
              'so the rule, which asks for full rank, is declared not confirmed.')
 _MODEL_OVER = ('At the paper scale the model-based predictors ask for more rank than the task needs: truncating a '
                "trained head to r_task costs more than its share ε G / H (§what-the-predictions-read).")
+_ABOVE_NEED = ('At the paper scale the predicted totals are several times H r_task(0.1), and random allocations of '
+               'those totals reach full rank too: none can beat them by δ (§what-the-allocations-read).')
 
 def _declare(eps:float=ALLOC_EPS, paper:str=None, known:bool=False) -> tuple:
     "(expect, why, after_data) of a task claim: no reading at quick; at paper `paper`'s reason if given."
@@ -335,10 +337,10 @@ def allocation_claims(uniform:list, allocations:list) -> list:
     for p in PREDICTORS[:2]:
         l, rnd = A[p][1], np.concatenate([v[1] for n, v in A.items() if n.startswith(f'random/{p}/')])
         msr = f"ℓ̄ = {l.mean():.4f}, random draws of the same total {rnd.mean():.4f}, δ = {R['delta']:.4f}"
-        exp, why, _ = _declare()
+        exp, why, late = _declare(paper=_ABOVE_NEED, known=True)                 # declared after the allocations' data
         out.append(claim(f'{p}/beats_chance', f'the {p.replace("_", "-")} allocation beats random allocations of '
                          'its total by more than δ', bool(R['guard'] and l.mean() < rnd.mean() - R['delta']),
-                         msr, exp, why))
+                         msr, exp, why, after_data=_after(uniform, late)))
     return out
 
 # %% ../../nbs/theorems/62_task_rank_predictions.ipynb #68a8f1bd
