@@ -107,7 +107,7 @@ def tldr(theorem, # a `Theorem` (its `judges` give the statements, in order)
         ) -> TLDR:
     "The TL;DR of `theorem`, generated from its claims at each scale."
     recs = {sc: _claims_of(src) or [] for sc, src in claims.items()}
-    rows, notes, seen = [], [], {}
+    rows, seen = [], {}             # a reason's text -> [its mark, its section, {statement: its first claim}]
     for j in theorem.judges.values():
         prefix = f"{theorem.name}/{j.name}/"
         ts = {sc: tally_scale(r, prefix) for sc, r in recs.items()}
@@ -115,11 +115,12 @@ def tldr(theorem, # a `Theorem` (its `judges` give the statements, in order)
         for sc, t in ts.items():
             for local, why in t.notes:
                 section, text = reason_note(why)
-                key = (j.name, text)
-                if key not in seen:
-                    seen[key] = f"[{len(seen) + 1}]"
+                if text not in seen:    # one note per reason: statements that share it share its mark
                     ref = f"[{section}]({link(section)})" if link and section else section
-                    notes.append((seen[key], f"{text} ({ref}; `{local}`)" if ref else f"{text} (`{local}`)"))
-                marks.append(seen[key])
+                    seen[text] = [f"[{len(seen) + 1}]", ref, {}]
+                seen[text][2].setdefault(j.name, local)
+                marks.append(seen[text][0])
         rows.append((_statement(j) + (' ' + ' '.join(dict.fromkeys(marks)) if marks else ''), ts))
+    notes = [(m, f"{text} ({'; '.join(filter(None, [ref, ', '.join(f'`{l}`' for l in ids.values())]))})")
+             for text, (m, ref, ids) in seen.items()]
     return TLDR(theorem.title, tuple(claims), rows, notes)
