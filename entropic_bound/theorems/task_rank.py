@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from ..harness.theorem import Theorem
 from .task_rank_reading import (
-    uniform_configs, uniform_cost, uniform_experiment, loss_table, reading, guard_claims, rank_needed_claims,
+    uniform_configs, uniform_cost, uniform_experiment, loss_table, reading, threshold, guard_claims, rank_needed_claims,
     knee_claims, recovery_claims, pipeline_claims)
 from .task_rank_predictions import (
     predictions_configs, predictions_cost, predictions_experiment, allocations_configs, allocations_cost,
@@ -44,7 +44,7 @@ def loss_vs_rank(records:list, # the uniform sweep's records at one scale
     ax.fill_between(x, R['mean'] - R['delta'], R['mean'] + R['delta'], color='C0', alpha=.15, lw=0)
     ax.plot(x, R['mean'], '-o', color='k', lw=2.5, label='mean over seeds ± δ')
     ax.axhline(t['bigram'], color='C2', ls='--', label='bigram model')
-    thr = R['mean'][-1] + 0.05 * R['gap'] + R['delta']
+    thr = threshold(R, 0.05)
     if R['guard']: ax.axhline(thr, color='C3', ls=':', label='threshold at ε = 0.05')
     else: ax.axhline(thr, color='0.8', ls=':', lw=1, label='threshold (not a reading: guard fails)')
     if R['guard'] and (r := R['r_task'][0.05]) is not None:

@@ -16,7 +16,7 @@ from ..lm.preregistration import QUICK, PAPER, EPSILONS
 from ..real.truncation import replacement, query_maps, head_sums, truncation_means, needed_rank
 from ..real.head_predictors import second_order
 from ..harness.experiment import MissingRecords, published_root
-from .task_rank_reading import (uniform_configs, uniform_cost, loss_table, reading,
+from .task_rank_reading import (uniform_configs, uniform_cost, loss_table, reading, threshold,
                                                        train_members, one_thread, within_step,
                                                        METRIC_WINDOWS)
 from ..harness.claims import claim
@@ -26,8 +26,8 @@ __all__ = ['ALLOC_EPS', 'PREDICTORS', 'DRAW_SEED', 'published_records', 'head_we
            'truncated_losses', 'second_order_curves', 'cooccurrence', 'data_ranks', 'allocate', 'random_allocation',
            'predictions_configs', 'predictions_cost', 'predictions_experiment', 'predicted_allocations',
            'allocations_configs', 'allocations_cost', 'allocations_experiment', 'prediction_claims',
-           'context_length_claims', 'allocation_table', 'allocation_claims', 'prediction_checks_claims',
-           'allocation_checks_claims']
+           'context_length_claims', 'allocation_table', 'random_losses', 'allocation_claims',
+           'prediction_checks_claims', 'allocation_checks_claims']
 
 # %% ../../nbs/theorems/62_task_rank_predictions.ipynb #35df4fc6
 ALLOC_EPS = 0.1                    # the ε whose allocations are trained (the one the paper's gap resolves)
@@ -320,11 +320,17 @@ def allocation_table(records:list, # the allocations sweep's records at one scal
         for n, s, r, l in zip(m['names'], m['seeds'], m['ranks'], m['held_out']): rows.setdefault(n, {})[s] = (r, l)
     return {n: (np.asarray(next(iter(d.values()))[0]), np.array([d[s][1] for s in sorted(d)])) for n, d in rows.items()}
 
+def random_losses(T:dict, # an `allocation_table`
+                  p:str=None, # a predictor: the draws of its total (None: every draw)
+                 ) -> list:
+    "The held-out losses over seeds of each random allocation (of `p`'s total), one array per draw."
+    return [l for n, (_, l) in T.items() if n.startswith(f'random/{p}/' if p else 'random/')]
+
 def allocation_claims(uniform:list, allocations:list) -> list:
     "Trained from scratch, each predicted allocation reaches full rank, and beats random allocations of its total"
     t = loss_table(uniform); R = reading(t); A = allocation_table(allocations); out = []
-    e, full, H = ALLOC_EPS, R['mean'][-1], int(np.prod(t['energy'][(t['ranks'][-1], t['seeds'][0])].shape[:2]))
-    thr = full + e * R['gap'] + R['delta']
+    e, H = ALLOC_EPS, int(np.prod(t['energy'][(t['ranks'][-1], t['seeds'][0])].shape[:2]))
+    thr = threshold(R, e)
     for p in PREDICTORS:
         a, l = A[p]
         msr = (f"ℓ̄ = {l.mean():.4f} at total rank {int(a.sum())} (H r_task({e}) = "
@@ -335,7 +341,7 @@ def allocation_claims(uniform:list, allocations:list) -> list:
                          f'full rank within ε G + δ at ε = {e}', bool(R['guard'] and l.mean() <= thr), msr, exp,
                          why))
     for p in PREDICTORS[:2]:
-        l, rnd = A[p][1], np.concatenate([v[1] for n, v in A.items() if n.startswith(f'random/{p}/')])
+        l, rnd = A[p][1], np.concatenate(random_losses(A, p))
         msr = f"ℓ̄ = {l.mean():.4f}, random draws of the same total {rnd.mean():.4f}, δ = {R['delta']:.4f}"
         exp, why, late = _declare(paper=_ABOVE_NEED, known=True)                 # declared after the allocations' data
         out.append(claim(f'{p}/beats_chance', f'the {p.replace("_", "-")} allocation beats random allocations of '

@@ -16,8 +16,8 @@ from ..harness.claims import claim
 
 # %% auto #0
 __all__ = ['METRIC_WINDOWS', 'uniform_configs', 'uniform_cost', 'kernel_energies', 'train_members', 'one_thread',
-           'uniform_experiment', 'loss_table', 'reading', 'learned_energy_ranks', 'within_step', 'guard_claims',
-           'rank_needed_claims', 'knee_claims', 'recovery_claims', 'pipeline_claims']
+           'uniform_experiment', 'loss_table', 'reading', 'threshold', 'learned_energy_ranks', 'within_step',
+           'guard_claims', 'rank_needed_claims', 'knee_claims', 'recovery_claims', 'pipeline_claims']
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #36cf5e4a
 _SCALES = dict(quick=QUICK, paper=PAPER)
@@ -118,13 +118,19 @@ def reading(t:dict, # a `loss_table`
     return dict(mean=mean, delta=delta, gap=mean[0] - mean[-1], guard=guard(L, t['bigram']),
                 r_task={e: r_task(ranks, L, e) for e in EPSILONS}, dbic=db, r_knee=rk)
 
+def threshold(R:dict, # a `reading`
+              eps:float, # share of the gap left unrecovered
+             ) -> float:
+    "The loss a model must reach to count as full rank at ε: ℓ̄_full + ε G + δ."
+    return R['mean'][-1] + eps * R['gap'] + R['delta']
+
 def _achieved_above(t:dict, # a `loss_table`
                    eps:float, # share of the gap left unrecovered
                   ) -> bool:
     "Whether every rank from r_task(ε) up stays within the threshold ℓ̄_full + ε G + δ (achievability persists)."
     R = reading(t); r = R['r_task'][eps]
     if r is None: return False
-    thr = R['mean'][-1] + eps * R['gap'] + R['delta']
+    thr = threshold(R, eps)
     return bool(all(l <= thr for rr, l in zip(t['ranks'], R['mean']) if rr >= r))
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #9a6471a8
