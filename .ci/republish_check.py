@@ -7,7 +7,9 @@ Usage: python .ci/republish_check.py REFERENCE_claims.json REPUBLISHED_claims.js
    and: python .ci/republish_check.py --freeze FACTS.json --ref GIT_REF   (writes the facts of both scales at GIT_REF)
 A frozen reference keeps, per claim id, only what may not change (kind, holds, expected, verdict, measured numbers):
 `.ci/claims_before_companion.json` holds those of the claims before the companion's rewrite. Ids of a theorem the
-reference does not have (a theorem added since) are listed and allowed.
+reference does not have (a theorem added since) are listed and allowed. A computation that changes what a claim measured
+(never its verdict) is recorded in the frozen file's `amended` section, per scale and id: the new numbers, the old ones
+and why (with the commit that made the change); the check then holds the claim to the amended numbers and lists it.
 
 The companion's rewrite (stories and appendices) may change how a claim is worded and where its reason points, not what
 was measured or decided. Compared by id: the same ids, and for each claim the same `kind`, `holds`, `expected`,
@@ -67,11 +69,16 @@ def main(argv:list) -> int:
         print(f"wrote {out}: the facts of {', '.join(f'{len(v)} {k}' for k, v in frozen.items())} claims at {ref}")
         return 0
     if argv[:1] == ['--frozen']:
-        fa, scale, b = json.load(open(argv[1]))[argv[2]], argv[2], load(argv[3])
+        ref, scale, b = json.load(open(argv[1])), argv[2], load(argv[3])
+        fa, amended = ref[scale], ref.get('amended', {}).get(scale, {})
+        for k, a in amended.items():           # a computation moved a measured number: held to the amended numbers
+            if fa[k]['numbers'] != a['was']: print(f"amendment of {k} does not start from the frozen numbers"); return 1
+            fa[k] = dict(fa[k], numbers=a['numbers'])
         bad, new = compare_frozen(fa, b)
         print(f"{scale}: {len(b['claims'])} claims against {len(fa)} frozen before the companion's rewrite"
               + (f"; {len(new)} of theorems added since ({', '.join(sorted({k.split('/')[0] for k in new}))})"
                  if new else ''))
+        for k, a in sorted(amended.items()): print(f"  amended since: {k} ({a['why']})")
         if bad:
             print(f"{len(bad)} differences in what was measured or decided:"); print('\n'.join('  ' + x for x in bad[:60]))
             return 1

@@ -25,10 +25,11 @@ from .ladder_table import (DECLARED, NEAR, SURE, best_seed_excess, by_point,
 # %% auto #0
 __all__ = ['K1_WINDOW', 'K1_WINDOW_WHY', 'K1_SHARP', 'K1_SHARP_WHY', 'INF_RESTARTS', 'INF_LOOKS', 'INF_SEED', 'INF_ADAM',
            'INF_NEWTON', 'CERT', 'N_EVAL', 'HESSIAN_CHUNK', 'MC_CHECKS', 'k1_claims', 'closed_form_excess',
-           'uniform_closed', 'static_attention', 'kernel_logits', 'kernel_objective', 'argmax_limit', 'log_ratio_se',
-           'newton_polish', 'kernel_matrix', 'kernel_norm', 'kernel_sv', 'hits', 'own_restarts', 'infimum_configs',
-           'polished_batch', 'monte_carlo_checks', 'infimum_experiment', 'mc_bound', 'infimum_points', 'certificate',
-           'best_run', 'reproduced', 'trained_k1', 'sharp_verdicts', 'sharp_decided', 'infimum_claims', 'rung_claims']
+           'uniform_closed', 'static_attention', 'kernel_logits', 'kernel_objective', 'kernel_hessian', 'argmax_limit',
+           'log_ratio_se', 'newton_polish', 'kernel_matrix', 'kernel_norm', 'kernel_sv', 'hits', 'own_restarts',
+           'infimum_configs', 'polished_batch', 'monte_carlo_checks', 'infimum_experiment', 'mc_bound',
+           'infimum_points', 'certificate', 'best_run', 'reproduced', 'trained_k1', 'sharp_verdicts', 'sharp_decided',
+           'infimum_claims', 'rung_claims']
 
 # %% ../../nbs/theorems/23_ladder_k1.ipynb #budget-k1
 K1_WINDOW = ("R2-softmax at β = 16, γ = 0 (near-argmax attention at fixed positions, §3): the k − 1 runs inside the "
@@ -109,6 +110,45 @@ def kernel_objective(task, r:int):
     A_star, S = static_attention(task), kernel_logits(task, r)
     return lambda th: closed_form_excess(torch.softmax(S(th), -1), A_star)
 
+def kernel_hessian(task, r:int):
+    ("θ (R, 2dr) -> the exact Hessian of `kernel_objective(task, r)` at each run (R, 2dr, 2dr), in closed form (the "
+     "derivation above; equal to autodiff's, tested below).")
+    A_star, E, d, s = static_attention(task), task.pos.double(), task.d, task.beta / math.sqrt(task.d)
+    N, n = (A_star * A_star).sum(), task.d * r
+    def H(th):
+        R = len(th)
+        U, V = th[:, :n].view(R, d, r), th[:, n:].view(R, d, r)
+        EU, EV = E @ U, E @ V                                                     # (R, L, r)
+        A = torch.softmax(s * EU @ EV.transpose(1, 2), -1)                        # (R, L, L)
+        # the logits' tangents, centred by each row's A: U_ik -> s E_mi C_mnk, V_jl -> s (EU)_ml D_mnj
+        C = EV[:, None, :, :] - (A @ EV)[:, :, None, :]                           # (R, L, L, r)
+        D = E[None, None, :, :] - (A @ E)[:, :, None, :]                          # (R, L, L, d)
+        def first(Y):                                                             # ⟨Y, ∂_a A⟩ for every coordinate a
+            YA = Y * A
+            u = torch.einsum('mi,Rmk->Rik', E, torch.einsum('Rmn,Rmnk->Rmk', YA, C))
+            v = torch.einsum('Rml,Rmj->Rjl', EU, torch.einsum('Rmn,Rmnj->Rmj', YA, D))
+            return s * torch.cat([u.flatten(1), v.flatten(1)], 1)                # (R, 2dr)
+        q, p = (A * A).sum((1, 2)), (A * A_star).sum((1, 2))
+        P = A - (p / N)[:, None, None] * A_star                                   # ΠA, as `closed_form_excess`
+        f = (P * P).sum((1, 2)) / q
+        G = 2 / q[:, None, None] * (P - f[:, None, None] * A)                     # ∂f/∂A
+        GZ = A * (G - (G * A).sum(-1, keepdim=True))                              # ∂f/∂Z, softmax's backward
+        df, dq, dp = first(G), 2 * first(A), first(A_star.expand(R, -1, -1))
+        Wt = (2 * (1 - f) / q)[:, None, None] * A * A + GZ    # the Gram weight: ⟨∂A, ∂A⟩ and softmax's curvature
+        WC, WD = Wt[..., None] * C, Wt[..., None] * D
+        Muu, Mvv = torch.einsum('Rmnk,Rmnq->Rmkq', WC, C), torch.einsum('Rmnj,RmnJ->RmjJ', WD, D)
+        Muv = torch.einsum('Rmnk,Rmnj->Rmkj', WC, D)
+        UU = torch.einsum('mi,RmkIq->RikIq', E, torch.einsum('mI,Rmkq->RmkIq', E, Muu))
+        VV = torch.einsum('Rml,RmjJL->RjlJL', EU, torch.einsum('RmL,RmjJ->RmjJL', EU, Mvv))
+        UV = torch.einsum('mi,Rmkjl->Rikjl', E, torch.einsum('Rml,Rmkj->Rmkjl', EU, Muv))
+        UU, VV, UV = (s * s * x.reshape(R, n, n) for x in (UU, VV, UV))
+        X = s * E.T @ GZ @ E                                      # (R, d, d): ⟨∂f/∂Z, ∂²Z⟩, U_ik with V_jl, k = l only
+        UV = UV + (X[:, :, None, :, None] * torch.eye(r, dtype=th.dtype)[:, None, :]).reshape(R, n, n)
+        h = torch.cat([torch.cat([UU, UV], 2), torch.cat([UV.transpose(1, 2), VV], 2)], 1)
+        h = h - (2 / (q * N))[:, None, None] * dp[:, :, None] * dp[:, None, :]
+        return h - (df[:, :, None] * dq[:, None, :] + dq[:, :, None] * df[:, None, :]) / q[:, None, None]
+    return H
+
 def argmax_limit(S:torch.Tensor, # logits (..., L, L)
                 ) -> torch.Tensor:
     ("lim softmax(t S), t → ∞, by rows: uniform over each row's argmax set (a tie: within L·ε·max|S|, the logits' "
@@ -126,14 +166,16 @@ def log_ratio_se(M1:torch.Tensor, # numerator map: one sequence's term is ‖M�
     v = 2 * ((Q1 * Q1).sum() / m1 ** 2 + (Q2 * Q2).sum() / m2 ** 2 - 2 * (Q1 * Q2).sum() / (m1 * m2))
     return math.sqrt(max(v.item(), 0.) / n)
 
-HESSIAN_CHUNK = 64    # runs per Hessian call (the numbers of one call, bit for bit, tested below; 64 measured fastest)
+HESSIAN_CHUNK = 64    # runs per autodiff Hessian call (the numbers of one call, bit for bit, tested below; 64 fastest)
 def newton_polish(f, th:torch.Tensor, # (R, n) starting points
-                  steps:int) -> dict:
+                  steps:int,
+                  hessian=None, # batched exact Hessian of f, (R, n) -> (R, n, n); None: torch's autodiff
+                 ) -> dict:
     "Batched Newton's method, eigenvalue-shifted trust region (exact Hessian), each run to `steps` or its certificate."
-    # the Hessian in chunks of `HESSIAN_CHUNK` runs: the same numbers, bit for bit, in a third of the time at 2,048
-    # runs (its forward-over-reverse intermediates stay in cache; BENCHMARKS.md, "Newton's Hessian in chunks")
+    # autodiff's Hessian in chunks of `HESSIAN_CHUNK` runs: the same numbers, bit for bit, in a third of the time at
+    # 2,048 runs (its forward-over-reverse intermediates stay in cache; BENCHMARKS.md, "Newton's Hessian in chunks")
     F, G = torch.func.vmap(f), torch.func.vmap(torch.func.grad(f))
-    H = torch.func.vmap(torch.func.hessian(f), chunk_size=HESSIAN_CHUNK)
+    H = hessian or torch.func.vmap(torch.func.hessian(f), chunk_size=HESSIAN_CHUNK)
     th, mu, v, half = th.clone(), torch.full((len(th),), 1e-3, dtype=th.dtype), F(th), None
     act = torch.arange(len(th))                                               # the runs still moving
     for i in range(steps):
@@ -197,7 +239,9 @@ def infimum_configs(scale:str, device='cpu') -> list:
                  looks=INF_LOOKS, cells=cells, split='looks·cells', adam=INF_ADAM, newton=INF_NEWTON)
             for b in S['betas'] for t in S['teacher_seeds']]
 
-def polished_batch(f, size:int, seed:int, d:int, r:int, adam:int, newton:int) -> dict:
+def polished_batch(f, size:int, seed:int, d:int, r:int, adam:int, newton:int,
+                   hessian=None, # f's batched Hessian for `newton_polish` (None: autodiff)
+                  ) -> dict:
     "`size` restarts from the trainer's init (std 1/√d): Adam on the exact objective, then Newton on every one."
     th = torch.randn(size, 2 * d * r, generator=torch.Generator().manual_seed(seed), dtype=torch.float64) / math.sqrt(d)
     th.requires_grad_()
@@ -207,7 +251,7 @@ def polished_batch(f, size:int, seed:int, d:int, r:int, adam:int, newton:int) ->
     for _ in range(adam):
         opt.zero_grad(); F(th).sum().backward(); opt.step(); sch.step()     # the restarts are separable: one sum
     th = th.detach()
-    return dict(newton_polish(f, th, newton), adam=F(th))
+    return dict(newton_polish(f, th, newton, hessian), adam=F(th))
 
 def monte_carlo_checks(T, cfg:dict, u:float) -> dict:
     "The closed forms against the trainer's Monte Carlo (`evaluate`, `uniform_share`), each with its exact log s.e."
@@ -240,11 +284,11 @@ def infimum_experiment(cfg:dict) -> dict:
     th_k = torch.cat([(Uk[:, :cfg['k']] * q).flatten(), (Vhk[:cfg['k']].T * q).flatten()])          # (2dk,)
     at_k = kernel_objective(T, cfg['k'])(th_k).item() / u
     check = monte_carlo_checks(T, cfg, u)
-    f, S = kernel_objective(T, r), kernel_logits(T, r)
+    f, S, H = kernel_objective(T, r), kernel_logits(T, r), kernel_hessian(T, r)
     runs, trace = [], []
     for j in range(cfg['looks']):                     # batch 0: `restarts`; batch j ≥ 1 doubles the restarts run
         size = cfg['restarts'] * (2 ** (j - 1) if j else 1)
-        runs.append(polished_batch(f, size, cfg['teacher_seed'] + INF_SEED * j, d, r, cfg['adam'], cfg['newton']))
+        runs.append(polished_batch(f, size, cfg['teacher_seed'] + INF_SEED * j, d, r, cfg['adam'], cfg['newton'], H))
         p = {key: torch.cat([b[key] for b in runs]) for key in runs[0]}
         vals, b = (p['value'] / u).tolist(), int(p['value'].argmin())
         R = own_restarts(vals, cfg['cells'], cfg['looks'])
