@@ -20,6 +20,7 @@ import json, re, subprocess, sys
 from companion import HISTORY         # history words ('issue 24') are words: their numbers measure nothing
 
 SAME = ('kind', 'holds', 'expected', 'verdict')
+AMENDMENT = {'numbers', 'was', 'why', 'commit'}     # an amendment's fields: its numbers, never a verdict
 MAY_DIFFER = ('why', 'statement', 'declared_after_data', 'measured')
 NUMBER = re.compile(r'[-+]?(?:\d+(?:[.,]\d+)*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|inf|nan', re.I)
 
@@ -72,13 +73,17 @@ def main(argv:list) -> int:
         ref, scale, b = json.load(open(argv[1])), argv[2], load(argv[3])
         fa, amended = ref[scale], ref.get('amended', {}).get(scale, {})
         for k, a in amended.items():           # a computation moved a measured number: held to the amended numbers
-            if fa[k]['numbers'] != a['was']: print(f"amendment of {k} does not start from the frozen numbers"); return 1
+            why = (f"not a frozen claim id" if k not in fa else
+                   f"holds {sorted(a)}, not {sorted(AMENDMENT)}" if set(a) != AMENDMENT else
+                   "does not start from the frozen numbers" if fa[k]['numbers'] != a['was'] else
+                   "changes nothing" if a['numbers'] == a['was'] else None)
+            if why: print(f"amendment of {k}: {why}"); return 1
             fa[k] = dict(fa[k], numbers=a['numbers'])
         bad, new = compare_frozen(fa, b)
         print(f"{scale}: {len(b['claims'])} claims against {len(fa)} frozen before the companion's rewrite"
               + (f"; {len(new)} of theorems added since ({', '.join(sorted({k.split('/')[0] for k in new}))})"
                  if new else ''))
-        for k, a in sorted(amended.items()): print(f"  amended since: {k} ({a['why']})")
+        for k, a in sorted(amended.items()): print(f"  amended at {a['commit']}: {k} ({a['why']})")
         if bad:
             print(f"{len(bad)} differences in what was measured or decided:"); print('\n'.join('  ' + x for x in bad[:60]))
             return 1
