@@ -13,7 +13,8 @@ from .claims import ClaimTable
 from .report import claims_json, write_report, published_root, PaperResults, paper_results, tally
 
 # %% auto #0
-__all__ = ['EXPERIMENTS', 'discover', 'theorem', 'UsageError', 'Interrupted', 'queue', 'Run', 'reproduce', 'main']
+__all__ = ['EXPERIMENTS', 'discover', 'theorem', 'UsageError', 'Interrupted', 'default_workers', 'queue', 'Run', 'reproduce',
+           'main']
 
 # %% ../../nbs/harness/90_cli.ipynb #8e4144de
 _TABLE = re.compile(r'^THEOREM = \w*Theorem\(', re.M)
@@ -53,6 +54,16 @@ def _parse_only(only) -> list:
     if unknown: raise ValueError(f"unknown experiment {', '.join(unknown)}: choose from {', '.join(EXPERIMENTS)}")
     return names
 
+def default_workers(device, # the run's torch device
+                    cores:int=None, # the CPU cores this process may use (default: its affinity)
+                   ) -> int|None:
+    "The worker processes a run gets when it asks for none (nor threads, nor Ray): min(2, cores) on a CPU, else None."
+    # the configs are small: two one-thread processes finish ~1.4× as many as one of two threads (BENCHMARKS.md);
+    # two, the cores the default used as threads before. None: this process (a GPU, or one core)
+    import torch
+    cores = cores or (len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1))
+    return min(2, cores) if torch.device(device).type == 'cpu' and cores > 1 else None
+
 def _make_executor(workers, ray, gpus_per_task, threads):
     "The executor the arguments ask for (started, so that a bad Ray address is an argument error)."
     if workers is not None and ray is not None: raise ValueError("choose --workers or --ray, not both")
@@ -79,6 +90,8 @@ def _open_cache(scale, device, out, force, threads, workers, ray, gpus_per_task,
         if from_records and not (results_root(root) / scale).is_dir():
             raise ValueError(f"from_records: no records folder {results_root(root) / scale}")
         cache = ResultsCache(root, scale=scale, device=dev, force=force, readonly=from_records)
+        if workers is None and ray is None and threads is None and not from_records:
+            workers = default_workers(dev); threads = 1 if workers else None
         cache.executor = _make_executor(workers, ray, gpus_per_task, threads)
         return cache
     except ValueError as e: raise UsageError(str(e)) from None
@@ -155,8 +168,8 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
               out=None, # results folder (default: $EB_RESULTS or ./results)
               force:bool=False, # recompute records that exist
               progress:bool=True, # print one line per experiment
-              threads:int=None, # torch CPU threads (default min(2, cores)); with workers, per worker (cores // N)
-              workers:int=None, # run configs on this many local worker processes
+              threads:int=None, # torch threads: alone, configs run in this process on them; with `workers`, per worker
+              workers:int=None, # worker processes for the configs (default on a CPU: `default_workers`, 1 thread each)
               ray:str=None, # Ray tasks: 'local' (Ray's default), 'auto' (a running cluster), or an address
               gpus_per_task:float=None, # with `ray` on CUDA: the GPU share each task asks for (default 1)
               from_records:bool=False, # evaluate claims and figures from stored records only (train nothing)
@@ -207,10 +220,11 @@ def _parser() -> argparse.ArgumentParser:
                    help='evaluate every claim and figure from the stored records, training nothing (device: cpu '
                         'unless given); an experiment with missing records is reported as not evaluated')
     p.add_argument('--threads', type=int, default=None,
-                   help='torch CPU threads (default: min(2, cores); with --workers, per worker: cores // N)')
+                   help='torch CPU threads (default: min(2, cores)); alone, every config runs in this process on them; '
+                        'with --workers, per worker (default: cores // N)')
     g = p.add_mutually_exclusive_group()
     g.add_argument('--workers', type=int, default=None, metavar='N',
-                   help='run configs on N local worker processes')
+                   help='run configs on N local worker processes (default on a CPU: min(2, cores), one thread each)')
     g.add_argument('--ray', nargs='?', const='local', default=None, metavar='ADDRESS',
                    help="run configs as Ray tasks: alone, Ray's default (a local instance); 'auto', the cluster "
                         "of `ray start --head`; or an address (needs the [cluster] extra)")
