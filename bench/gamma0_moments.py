@@ -1,11 +1,12 @@
 #!/usr/bin/env python
-"""A lever measured, not yet taken: at γ = 0 a head's mixing matrix A = softmax(s·pos W posᵀ) does not depend on the
-input, so a member's minibatch loss (1/(B L d_v)) Σ_b ‖A X_b V − Y_b‖² needs only the batch's second moments,
-S = Σ_b X_b ⊗ X_b and C = Σ_b X_b ⊗ Y_b (shared by every member): Σ_b ‖A X_b V‖² = ⟨AᵀA ⊗ V Vᵀ, S⟩ and
+"""The γ = 0 moment form, the trainer's default (`AttentionHead.gamma0_path = 'moments'`, `_moments`): at γ = 0 a
+head's mixing matrix A = softmax(s·pos W posᵀ) does not depend on the input, so a member's minibatch loss
+(1/(B L d_v)) Σ_b ‖A X_b V − Y_b‖² needs only the batch's second moments, S = Σ_b X_b ⊗ X_b and C = Σ_b X_b ⊗ Y_b (shared by every member): Σ_b ‖A X_b V‖² = ⟨AᵀA ⊗ V Vᵀ, S⟩ and
 Σ_b ⟨A X_b V, Y_b⟩ = ⟨A ⊗ V, C⟩. It is the same function; the sum cancels near a perfect fit, so it is taken in float64.
 One training step (loss and backward) at the quick scale's flagged point (softmax, β = 16, γ = 0; 636 members, batch
-64, L = 16, d = 8): the trainer's shared path, A computed once with the per-sequence product kept, and the moment form;
-with the loss and gradient differences from the shared path.
+64, L = 16, d = 8): the mixing path (`SharedAttention`), A computed once with the per-sequence product kept, the moment
+form written out here, and the trainer's own (`gamma0_path = 'moments'`); with the loss and gradient differences from the
+mixing path.
 
     python bench/gamma0_moments.py [--threads 2] [--steps 20]
 """
@@ -26,7 +27,10 @@ def step(loss):
     m.zero_grad(); l = loss(); l.sum().backward()
     return l.detach().float(), m.W_Q.grad.clone(), m.W_V.grad.clone()
 
-def shared(): return m.loss(X, Y)
+def path(p):
+    def f(): m.gamma0_path = p; return m.loss(X, Y)
+    return f
+shared = path('mixing')
 
 def mixing(dtype=torch.float32):
     W = (m.kernel() * (m.beta / math.sqrt(d))).to(dtype)
@@ -45,7 +49,8 @@ def moments():
 
 ref = step(shared)
 print('| path | ms per step | loss: max rel. difference | ∂W_Q, ∂W_V: rel. difference |\n|---|---|---|---|')
-for name, f in (('shared (the trainer)', shared), ('A once, per-sequence product', once), ('moments, float64', moments)):
+for name, f in (('mixing (SharedAttention)', shared), ('A once, per-sequence product', once), ('moments, float64', moments),
+                ('the trainer: gamma0_path = moments', path('moments'))):
     r = step(f)
     t = time.perf_counter()
     for _ in range(a.steps): step(f)

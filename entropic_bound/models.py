@@ -242,6 +242,7 @@ class AttentionHead(Members, nn.Module):
         self.register_buffer('mask', rank_mask(self.ranks, self.r_max))
         self._ws = Workspace()
         self.linear_path = 'mixing'     # linear heads: 'mixing' (`SharedAttention`) or 'associative' (`_linear`)
+        self.gamma0_path = 'moments'    # γ = 0 losses: 'moments' (`_moments`) or 'mixing' (`SharedAttention`)
     @property
     def size(self) -> int: return len(self.ranks)
     def kernel(self) -> torch.Tensor:
@@ -302,8 +303,31 @@ class AttentionHead(Members, nn.Module):
             out.append((R * R).sum((0, 1, 3)))
         if Y is None: return torch.cat(out).permute(2, 0, 1, 3)                # (E, B, L, d_v)
         return torch.stack(out).sum(0) / (B * L * dv)
+    def _moments(self, X, Y, members=None):
+        ("γ = 0: A_e is the same for every sequence, so each member's loss needs only the batch's second moments, "
+         "shared by every member; in float64 (the terms cancel near a perfect fit).")
+        (B, L, d), E, dv, f64 = X.shape, self.size, self.d_v, torch.float64
+        P = self.pos.to(f64)
+        scale = 1 / L if self.kind == 'linear' else self.beta / math.sqrt(self.d)
+        S = P @ (self.kernel().to(f64) * scale) @ P.T                         # (E, L, L): every sequence's logits
+        A = S if self.kind == 'linear' else torch.softmax(S, -1)
+        Xd, V = X.to(f64), self.W_V.to(f64)
+        XX = torch.einsum('blm,bkn->lkmn', Xd, Xd).reshape(L * L, d * d)       # Σ_b X_b ⊗ X_b, [(l, k), (m, n)]
+        AA = (A.transpose(1, 2) @ A).reshape(E, L * L)                          # [e, (l, k)] = (A_eᵀ A_e)_lk
+        fit = ((AA @ XX).view(E, d, d) * (V @ V.transpose(1, 2))).sum((1, 2))   # Σ_b ‖A_e X_b V_e‖²
+        Yt = Y.to(f64)[None] if Y.ndim == 3 else Y.to(f64)                      # (T, B, L, d_v): T = 1, E or teachers
+        XY = torch.einsum('tbij,blm->tilmj', Yt, Xd).reshape(len(Yt), L * L, d * dv)   # Σ_b Y_b ⊗ X_b, [(i, l), (m, j)]
+        Af = A.reshape(E, L * L)                                                # [e, (i, l)]
+        if Y.ndim == 4 and members is None: who, G = torch.arange(E), torch.bmm(Af[:, None], XY)[:, 0]
+        else:
+            who = torch.zeros(E, dtype=torch.long) if members is None else members.cpu()
+            G = torch.einsum('ek,tkc->tec', Af, XY)[who, torch.arange(E)]       # (E, d·d_v): each member's teacher
+        cross = (G.view(E, d, dv) * V).sum((1, 2))                              # Σ_b ⟨A_e X_b V_e, Y_b⟩
+        yy = (Yt * Yt).sum((1, 2, 3))[who.to(Yt.device)]
+        return ((fit - 2 * cross + yy) / (B * L * dv)).to(X.dtype)
     def _shared(self, X, Y=None, members=None):
-        "The training path for inputs shared by all members: `SharedAttention`, or `_linear` for linear heads."
+        "The training path for inputs shared by all members: `SharedAttention`, `_moments` at γ = 0, `_linear`."
+        if Y is not None and self.gamma == 0 and self.gamma0_path == 'moments': return self._moments(X, Y, members)
         if self.kind == 'linear' and self.linear_path == 'associative': return self._linear(X, Y, members)
         scale = 1 / X.shape[-2] if self.kind == 'linear' else self.beta / math.sqrt(self.d)
         keep = torch.is_grad_enabled() and any(p.requires_grad for p in self.parameters())
