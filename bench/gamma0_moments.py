@@ -1,12 +1,12 @@
 #!/usr/bin/env python
 """The γ = 0 moment form, the trainer's default (`AttentionHead.gamma0_path = 'moments'`, `_moments`): at γ = 0 a
 head's mixing matrix A = softmax(s·pos W posᵀ) does not depend on the input, so a member's minibatch loss
-(1/(B L d_v)) Σ_b ‖A X_b V − Y_b‖² needs only the batch's second moments, S = Σ_b X_b ⊗ X_b and C = Σ_b X_b ⊗ Y_b (shared by every member): Σ_b ‖A X_b V‖² = ⟨AᵀA ⊗ V Vᵀ, S⟩ and
-Σ_b ⟨A X_b V, Y_b⟩ = ⟨A ⊗ V, C⟩. It is the same function; the sum cancels near a perfect fit, so it is taken in float64.
-One training step (loss and backward) at the quick scale's flagged point (softmax, β = 16, γ = 0; 636 members, batch
-64, L = 16, d = 8): the mixing path (`SharedAttention`), A computed once with the per-sequence product kept, the moment
-form written out here, and the trainer's own (`gamma0_path = 'moments'`); with the loss and gradient differences from the
-mixing path.
+(1/(B L d_v)) Σ_b ‖A X_b V − Y_b‖² needs only the batch's second moments, S = Σ_b X_b ⊗ X_b and C = Σ_b X_b ⊗ Y_b
+(shared by every member): Σ_b ‖A X_b V‖² = ⟨AᵀA ⊗ V Vᵀ, S⟩ and Σ_b ⟨A X_b V, Y_b⟩ = ⟨A ⊗ V, C⟩. It is the same function;
+the sum cancels near a perfect fit, so it is taken in float64. One training step (loss and backward) at the quick
+scale's flagged point (softmax, β = 16, γ = 0; 636 members, batch 64, L = 16, d = 8): the mixing path
+(`SharedAttention`), A computed once with the per-sequence product kept, the moment form written out here, and the
+trainer's own (`gamma0_path = 'moments'`); with the loss and gradient differences from the mixing path.
 
     python bench/gamma0_moments.py [--threads 2] [--steps 20]
 """
@@ -49,8 +49,9 @@ def moments():
 
 ref = step(shared)
 print('| path | ms per step | loss: max rel. difference | ∂W_Q, ∂W_V: rel. difference |\n|---|---|---|---|')
-for name, f in (('mixing (SharedAttention)', shared), ('A once, per-sequence product', once), ('moments, float64', moments),
-                ('the trainer: gamma0_path = moments', path('moments'))):
+paths = (('mixing (SharedAttention)', shared), ('A once, per-sequence product', once), ('moments, float64', moments),
+         ('the trainer: gamma0_path = moments', path('moments')))
+for name, f in paths:
     r = step(f)
     t = time.perf_counter()
     for _ in range(a.steps): step(f)
