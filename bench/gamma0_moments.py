@@ -4,7 +4,8 @@ head's mixing matrix A = softmax(s·pos W posᵀ) does not depend on the input, 
 (1/(B L d_v)) Σ_b ‖A X_b V − Y_b‖² needs only the batch's second moments, S = Σ_b X_b ⊗ X_b and C = Σ_b X_b ⊗ Y_b
 (shared by every member): Σ_b ‖A X_b V‖² = ⟨AᵀA ⊗ V Vᵀ, S⟩ and Σ_b ⟨A X_b V, Y_b⟩ = ⟨A ⊗ V, C⟩. It is the same function;
 the sum cancels near a perfect fit, so it is taken in float64. One training step (loss and backward) at the quick
-scale's flagged point (softmax, β = 16, γ = 0; 636 members, batch 64, L = 16, d = 8): the mixing path
+scale's flagged point (softmax, β = 16, γ = 0; 618 members: 3 teachers × sizes 2, 3 × 103 further seeds; batch 64,
+L = 16, d = 8): the mixing path
 (`SharedAttention`), A computed once with the per-sequence product kept, the moment form written out here, and the
 trainer's own (`gamma0_path = 'moments'`); with the loss and gradient differences from the mixing path.
 
@@ -18,7 +19,7 @@ from entropic_bound.models import AttentionHead
 
 p = argparse.ArgumentParser(); p.add_argument('--threads', type=int, default=2); p.add_argument('--steps', type=int, default=20)
 a = p.parse_args(); torch.set_num_threads(a.threads); torch.manual_seed(0)
-L, d, E, B = 16, 8, 636, 64
+L, d, E, B = 16, 8, 618, 64
 pos = torch.randn(L, d)
 m = AttentionHead(d, [2, 3] * (E // 2), kind='softmax', beta=16., gamma=0, pos=pos, seeds=list(range(E)))
 X, Y = torch.randn(B, L, d), torch.randn(B, L, d)

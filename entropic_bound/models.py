@@ -318,12 +318,13 @@ class AttentionHead(Members, nn.Module):
         Yt = Y.to(f64)[None] if Y.ndim == 3 else Y.to(f64)                      # (T, B, L, d_v): T = 1, E or teachers
         XY = torch.einsum('tbij,blm->tilmj', Yt, Xd).reshape(len(Yt), L * L, d * dv)   # Σ_b Y_b ⊗ X_b, [(i, l), (m, j)]
         Af = A.reshape(E, L * L)                                                # [e, (i, l)]
-        if Y.ndim == 4 and members is None: who, G = torch.arange(E), torch.bmm(Af[:, None], XY)[:, 0]
+        dev, every = X.device, torch.arange(E, device=X.device)                # indices on the device: no host sync
+        if Y.ndim == 4 and members is None: who, G = every, torch.bmm(Af[:, None], XY)[:, 0]
         else:
-            who = torch.zeros(E, dtype=torch.long) if members is None else members.cpu()
-            G = torch.einsum('ek,tkc->tec', Af, XY)[who, torch.arange(E)]       # (E, d·d_v): each member's teacher
+            who = torch.zeros(E, dtype=torch.long, device=dev) if members is None else members.to(dev)
+            G = torch.einsum('ek,tkc->tec', Af, XY)[who, every]                 # (E, d·d_v): each member's teacher
         cross = (G.view(E, d, dv) * V).sum((1, 2))                              # Σ_b ⟨A_e X_b V_e, Y_b⟩
-        yy = (Yt * Yt).sum((1, 2, 3))[who.to(Yt.device)]
+        yy = (Yt * Yt).sum((1, 2, 3))[who]
         return ((fit - 2 * cross + yy) / (B * L * dv)).to(X.dtype)
     def _shared(self, X, Y=None, members=None):
         "The training path for inputs shared by all members: `SharedAttention`, `_moments` at γ = 0, `_linear`."

@@ -57,12 +57,12 @@ def _parse_only(only) -> list:
 def default_workers(device, # the run's torch device
                     cores:int=None, # the CPU cores this process may use (default: its affinity)
                    ) -> int|None:
-    "The worker processes a run gets when it asks for none (nor threads, nor Ray): min(2, cores) on a CPU, else None."
+    "The worker processes a run gets when it asks for none (nor threads, nor Ray): 2 on a CPU of ≥ 2 cores, else None."
     # the configs are small: two one-thread processes finish ~1.4× as many as one of two threads (BENCHMARKS.md);
     # two, the cores the default used as threads before. None: this process (a GPU, or one core)
     import torch
     cores = cores or (len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1))
-    return min(2, cores) if torch.device(device).type == 'cpu' and cores > 1 else None
+    return 2 if torch.device(device).type == 'cpu' and cores > 1 else None
 
 def _make_executor(workers, ray, gpus_per_task, threads):
     "The executor the arguments ask for (started, so that a bad Ray address is an argument error)."
@@ -220,11 +220,11 @@ def _parser() -> argparse.ArgumentParser:
                    help='evaluate every claim and figure from the stored records, training nothing (device: cpu '
                         'unless given); an experiment with missing records is reported as not evaluated')
     p.add_argument('--threads', type=int, default=None,
-                   help='torch CPU threads (default: min(2, cores)); alone, every config runs in this process on them; '
-                        'with --workers, per worker (default: cores // N)')
+                   help='torch CPU threads: alone, every config runs in this process on them; with --workers, per '
+                        'worker (default: cores // N); by default, configs run on worker processes of 1 thread')
     g = p.add_mutually_exclusive_group()
     g.add_argument('--workers', type=int, default=None, metavar='N',
-                   help='run configs on N local worker processes (default on a CPU: min(2, cores), one thread each)')
+                   help='run configs on N local worker processes (default on a CPU of ≥ 2 cores: 2, one thread each)')
     g.add_argument('--ray', nargs='?', const='local', default=None, metavar='ADDRESS',
                    help="run configs as Ray tasks: alone, Ray's default (a local instance); 'auto', the cluster "
                         "of `ray start --head`; or an address (needs the [cluster] extra)")
