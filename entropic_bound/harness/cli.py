@@ -8,7 +8,7 @@ import argparse, importlib, json, os, pkgutil, re, sys, time
 from pathlib import Path
 from .experiment import ResultsCache, SCALES, get_scale, default_device, MissingRecords, results_root
 from .experiment import provenance, set_style, config_key
-from .executors import SerialExecutor, ProcessExecutor, RayExecutor
+from .executors import SerialExecutor, ProcessExecutor, RayExecutor, cpu_cores
 from .claims import ClaimTable
 from .report import claims_json, write_report, published_root, PaperResults, paper_results, tally
 
@@ -61,8 +61,7 @@ def default_workers(device, # the run's torch device
     # the configs are small: two one-thread processes finish ~1.4× as many as one of two threads (BENCHMARKS.md);
     # two, the cores the default used as threads before. None: this process (a GPU, or one core)
     import torch
-    cores = cores or (len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1))
-    return 2 if torch.device(device).type == 'cpu' and cores > 1 else None
+    return 2 if torch.device(device).type == 'cpu' and (cores or cpu_cores()) > 1 else None
 
 def _make_executor(workers, ray, gpus_per_task, threads):
     "The executor the arguments ask for (started, so that a bad Ray address is an argument error)."
@@ -179,8 +178,7 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
     try: only = _parse_only(only)
     except ValueError as e: raise UsageError(str(e)) from None
     cache = _open_cache(scale, device, out, force, threads, workers, ray, gpus_per_task, from_records)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
-    if cache.device.type == 'cpu': torch.set_num_threads(min(2, cores) if threads is None else threads)
+    if cache.device.type == 'cpu': torch.set_num_threads(min(2, cpu_cores()) if threads is None else threads)
     if 'inline' not in matplotlib.get_backend().lower(): matplotlib.use('Agg')
     set_style()
     run, name, t_all = Run(cache), None, time.perf_counter()

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 # %% auto #0
-__all__ = ['ExperimentError', 'SerialExecutor', 'ProcessExecutor', 'RayExecutor']
+__all__ = ['ExperimentError', 'cpu_cores', 'SerialExecutor', 'ProcessExecutor', 'RayExecutor']
 
 # %% ../../nbs/harness/05_executors.ipynb #d9ebb6a5
 class ExperimentError(RuntimeError):
@@ -35,7 +35,8 @@ def _execute(fn, # the function, or its pickle (bytes)
         return 'ok', metrics, time.perf_counter() - t0
     except Exception: return 'error', traceback.format_exc()
 
-def _cores() -> int:
+def cpu_cores() -> int:
+    "The CPU cores this process may use (its affinity where the OS has one)."
     return len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else (os.cpu_count() or 1)
 
 def _check_count(x, name:str, lo:float=1, integer:bool=True):
@@ -77,7 +78,7 @@ class ProcessExecutor:
                  threads:int=None, # torch threads per worker (default: cores // workers, at least 1)
                 ):
         _check_count(workers, 'workers'); threads is None or _check_count(threads, 'threads')
-        self.workers, self.threads = int(workers), int(threads or max(1, _cores() // int(workers)))
+        self.workers, self.threads = int(workers), int(threads or max(1, cpu_cores() // int(workers)))
         self._pool = None
     def accepts(self, fn) -> bool:
         "Whether `fn` can be sent to a worker process (pickled by reference: a module-level function)."
