@@ -4,7 +4,7 @@
 
 # %% ../../nbs/real/52_texts.ipynb #b1b675c8
 from __future__ import annotations
-import ast, hashlib, sysconfig
+import ast, functools, hashlib, sysconfig
 from pathlib import Path
 from typing import NamedTuple
 import torch
@@ -35,7 +35,14 @@ class Docstring(NamedTuple):
 def stdlib_docstrings(root=None, # a folder of .py sources (default: this Python's standard library)
                      ) -> list:
     "Every module, class and function docstring of the .py files under `root` (tests skipped), once each, with ast."
-    root = stdlib_root() if root is None else Path(root)
+    # the standard library does not change while Python runs: it is parsed once per process (~6 s); a folder of the
+    # user's is read on every call (it may have changed)
+    return list(_stdlib_docstrings()) if root is None else _docstrings_under(Path(root))
+
+@functools.lru_cache(maxsize=1)
+def _stdlib_docstrings() -> tuple: return tuple(_docstrings_under(stdlib_root()))
+
+def _docstrings_under(root:Path) -> list:
     out, seen = [], set()
     for p in sorted(root.rglob('*.py')):
         rel = p.relative_to(root)
@@ -70,10 +77,9 @@ def fixed_length(tokenizer, texts:list, # strings
         raise ValueError(f"length must be an integer >= 4 (tokens per text), got {length!r}")
     pre, post = _specials(tokenizer)
     body = length - len(pre) - len(post)
-    rows = []
-    for t in texts:
-        with quiet(): ids = tokenizer(t, add_special_tokens=False)['input_ids']      # no "longer than" warning
-        if len(ids) >= body: rows.append(pre + ids[:body] + post)
+    texts = list(texts)
+    with quiet(): toks = tokenizer(texts, add_special_tokens=False)['input_ids'] if texts else []   # one batch
+    rows = [pre + ids[:body] + post for ids in toks if len(ids) >= body]    # (quiet: no "longer than" warning)
     return torch.tensor(rows, dtype=torch.long).reshape(-1, length)
 
 class TextSplit(NamedTuple):
