@@ -77,9 +77,11 @@ def fixed_length(tokenizer, texts:list, # strings
         raise ValueError(f"length must be an integer >= 4 (tokens per text), got {length!r}")
     pre, post = _specials(tokenizer)
     body = length - len(pre) - len(post)
-    texts = list(texts)
-    with quiet(): toks = tokenizer(texts, add_special_tokens=False)['input_ids'] if texts else []   # one batch
-    rows = [pre + ids[:body] + post for ids in toks if len(ids) >= body]    # (quiet: no "longer than" warning)
+    texts, rows = list(texts), []
+    for i in range(0, len(texts), 2048):              # batches: each text's own ids, fast, in bounded memory
+        with quiet(): toks = tokenizer(texts[i:i + 2048], add_special_tokens=False, return_token_type_ids=False,
+                                       return_attention_mask=False)['input_ids']      # no "longer than" warning
+        rows += [pre + ids[:body] + post for ids in toks if len(ids) >= body]
     return torch.tensor(rows, dtype=torch.long).reshape(-1, length)
 
 class TextSplit(NamedTuple):
