@@ -10,7 +10,6 @@ from ..harness.experiment import scaled
 from ..harness.claims import claim
 from ..harness.theorem import Theorem
 from ..real.loading import available, load_model
-from ..real.texts import stdlib_docstrings
 from ..real.truncation import fit_heads
 from ..real.head_ranks import (Evaluator, ALLOCATIONS, BASELINES, PERMUTATION_DRAWS, PREDICTORS,
                                             SPECTRAL, TARGET, TOLERANCES, calibration_control, compression_study,
@@ -20,11 +19,11 @@ from ..real.head_ranks import (Evaluator, ALLOCATIONS, BASELINES, PERMUTATION_DR
 # %% auto #0
 __all__ = ['NAME', 'N_HEADS', 'LENGTH', 'BUDGETS', 'TOP_BUDGETS', 'RESAMPLES', 'COMPRESSION_RESAMPLES', 'QUICK_TEXTS', 'THEOREM',
            'FULL_RANK_CHANGE', 'PREDICTED_RULES', 'LEAST_WHY', 'held_out_texts', 'study_sizes', 'StudyTheorem',
-           'loaded_minilm', 'docstrings', 'heads_configs', 'compression_configs', 'top_configs', 'top_budgets',
-           'heads_experiment', 'split_of', 'resample_overlap', 'compression_experiment', 'distribution',
-           'needed_figure', 'score_table', 'margin_flags', 'control_table', 'spearman_ranges', 'resamples_of',
-           'rules_of', 'compression_table', 'resample_table', 'compression_figure', 'record_times', 'predictor_claims',
-           'calibration_claim', 'compression_claims', 'rank_claims', 'declared', 'truncation_claims']
+           'loaded_minilm', 'heads_configs', 'compression_configs', 'top_configs', 'top_budgets', 'heads_experiment',
+           'split_of', 'resample_overlap', 'compression_experiment', 'distribution', 'needed_figure', 'score_table',
+           'margin_flags', 'control_table', 'spearman_ranges', 'resamples_of', 'rules_of', 'compression_table',
+           'resample_table', 'compression_figure', 'record_times', 'predictor_claims', 'calibration_claim',
+           'compression_claims', 'rank_claims', 'declared', 'truncation_claims']
 
 # %% ../../nbs/theorems/56_minilm_ranks.ipynb #7bef636b
 NAME, N_HEADS, LENGTH = 'all-MiniLM-L6-v2', 72, 128          # 6 layers × 12 heads; tokens per text
@@ -69,11 +68,6 @@ def loaded_minilm() -> tuple:
     "(model, tokenizer, family) of the packaged all-MiniLM-L6-v2, loaded once per process."
     return load_model(NAME)
 
-@functools.lru_cache(maxsize=1)
-def docstrings() -> list:
-    "The standard library's docstrings, read once per process."
-    return stdlib_docstrings()
-
 def heads_configs(scale:str) -> list:
     "One `heads_study` config per text resample (split seed)."
     z = study_sizes(scale)
@@ -102,7 +96,7 @@ def heads_experiment(cfg:dict) -> dict:
 @functools.lru_cache(maxsize=None)
 def split_of(study:str):
     "The `TextSplit` of a `heads` config (JSON), once per process (a few hundred kB each)."
-    return study_texts(json.loads(study), loaded_minilm()[1], docstrings())
+    return study_texts(json.loads(study), loaded_minilm()[1])          # the docstrings: read once per process
 
 def resample_overlap(splits:list) -> 'pd.DataFrame':
     "For each side (fit, held-out): the share of one resample's texts that another resample also has, over pairs."
