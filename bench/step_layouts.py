@@ -5,7 +5,7 @@ batch 64, Adam, one torch thread) at a softmax point (γ = 0.5, β = 4) and a li
 medians of alternating repeats (single timings on the shared 2-core machine vary by ±20%):
 
 1. `parts`: one step's pieces, ms: the teachers' fresh batch (`Teachers.sample`), the fused loss, its backward, Adam.
-2. `ops`: MKL's batched product at these shapes is about 4× slower when the output has 8 columns than when the same
+2. `ops`: MKL's batched product at these shapes is 3–4× slower when the output has 8 columns than when the same
    product is written transposed, with 288 (L·E) or 1,024 (n·L) columns.
 3. `layouts`: the fused loss with its gradients, the library's `SharedAttention` against a prototype that writes
    every 8-column product transposed (A X as Xᵀ Aᵀ, the value map as W_Vᵀ (AX)ᵀ, ∂U as Zᵀ ∂Sᵀ) and pays for it with
