@@ -9,6 +9,7 @@ from typing import NamedTuple
 import numpy as np, torch
 from ..spectra import gd_lambda, numerical_rank
 from ..validators import real_tensor, check_sequences
+from .likelihood_rank import likelihood_reading
 
 # %% auto #0
 __all__ = ['METHODS', 'MAX_GRAM_BYTES', 'DRAW_BYTES', 'SOFTMAX_MIN_TOKENS', 'SOFTMAX_MEASURED', 'CalibrationWarning',
@@ -353,7 +354,7 @@ def known_value_kernel(X, # sequences (n, L, d)
 class KernelRank(NamedTuple):
     "The kernel rank read from data and the evidence for each direction (`recover_kernel_rank(..., details=True)`)."
     rank:int                      # directions counted: the estimate of rank W (on the tokens' span)
-    method:str                    # 'calibrated', 'edge' or 'gd'
+    method:str                    # 'calibrated', 'edge', 'gd' or 'likelihood'
     kind:str                      # 'linear' or 'softmax'
     singular_values:torch.Tensor  # (r,) the statistic per direction, strongest first, in the method's noise units
     threshold:float               # a direction counts when its singular value exceeds this
@@ -478,13 +479,21 @@ def recover_kernel_rank(X, # sequences (n, L, d), tensor or array, any device
                         W_V=None, # value map (d, d_v) if known (linear attention only)
                         kind:str="linear", # 'linear' or 'softmax' attention
                         sigma:float=None, # noise standard deviation if known (linear only)
-                        method:str='calibrated', # 'calibrated' (§4); 'edge', 'gd': the comparison counts (§3)
+                        method:str='calibrated', # 'calibrated' (§4); 'edge', 'gd' (§3); 'likelihood'
                         alpha:float=1e-2, # the over-count level: chance of counting a noise direction
                         details:bool=False, # return a KernelRank (evidence per direction) instead of the count
                         draws:int=None, # Monte Carlo noise draws ('calibrated'; default max(199, 2/α − 1))
                         seed:int=0, # of the Monte Carlo draws (the reading is deterministic)
                        ):
     "Kernel rank read from data before training (Theorem 4): over-counts with chance ≤ alpha where it answers unwarned."
+    if method == 'likelihood':                                        # the shared-subspace likelihood count
+        if W_V is not None:
+            raise ValueError("W_V is not used by method='likelihood' (it reads col(W) without the value map): drop "
+                             "it, or use method='calibrated', whose known-value route (§5) reads it")
+        R = likelihood_reading(X, Y, kind, sigma, alpha, draws, seed)
+        if not details: return R['rank']
+        return KernelRank(R['rank'], method, kind, R['gains'], float(R['thresholds'][-1]), R['p'], alpha,
+                          float('nan'), R['subspace'], R['noise_model'])
     _check_options(kind, method, alpha, draws)
     if kind == 'softmax' and method != 'calibrated':                  # 'edge', 'gd': no rate (§8, 40 § Over-counts)
         warnings.warn(f"kind='softmax', method={method!r}: this count has no calibrated over-count rate for softmax "

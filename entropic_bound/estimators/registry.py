@@ -10,6 +10,7 @@ from functools import partial
 from typing import Callable
 from ..spectra import numerical_rank, energy_rank, gavish_donoho_rank, entropy_rank, stable_rank
 from .reduced_rank import whitened_rank, raw_rank
+from .likelihood_rank import likelihood_count
 
 # %% auto #0
 __all__ = ['READS', 'REGISTRY', 'Estimator', 'register', 'unregister', 'registered', 'estimator', 'select']
@@ -115,5 +116,6 @@ for _e in (
               r'whitened $\hat MC^{1/2}$, median form'),
     Estimator('raw_known', raw_rank, True, 'raw M̂, known σ/√(nd)', '^', 'data',
               r'raw $\hat M$, known $\sigma/\sqrt{nd}$'),
-    Estimator('raw_median', _raw_median, True, 'raw M̂, median form', 'v', 'data', r'raw $\hat M$, median form')):
+    Estimator('raw_median', _raw_median, True, 'raw M̂, median form', 'v', 'data', r'raw $\hat M$, median form'),
+    Estimator('likelihood', likelihood_count, True, 'likelihood count', 'D', 'data')):
     register(_e)
