@@ -490,6 +490,11 @@ def recover_kernel_rank(X, # sequences (n, L, d), tensor or array, any device
         if W_V is not None:
             raise ValueError("W_V is not used by method='likelihood' (it reads col(W) without the value map): drop "
                              "it, or use method='calibrated', whose known-value route (§5) reads it")
+        if kind == 'softmax':                                         # 43_likelihood_appendix §B6
+            warnings.warn("kind='softmax', method='likelihood': no over-count rate is stated (at the likelihood's "
+                          "precision a softmax head's per-sequence linear map has directions outside col(W), and "
+                          "43_likelihood_appendix §B6 measures over-counts above alpha on planted heads); use "
+                          "method='calibrated' for a count with a stated rate", CalibrationWarning, stacklevel=2)
         R = likelihood_reading(X, Y, kind, sigma, alpha, draws, seed)
         if not details: return R['rank']
         return KernelRank(R['rank'], method, kind, R['gains'], float(R['thresholds'][-1]), R['p'], alpha,
