@@ -41,7 +41,7 @@ def main():
                          calibrated_s=statistics.median(t for t, _ in cal),
                          cost_warning=[str(x.message) for x in w if issubclass(x.category, lr.CostWarning)]))
         print(rows[-1], flush=True)
-    json.dump(dict(rows=rows, threads=1), open(a.out, 'w'), indent=1)
+        json.dump(dict(rows=rows, threads=1), open(a.out, 'w'), indent=1)        # after each shape
     print('| (d, n, L) | likelihood: first call | cached | null predicted | calibrated | ranks (lik., cal.) |')
     print('|---|---|---|---|---|---|')
     for r in rows:
