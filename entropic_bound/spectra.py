@@ -140,7 +140,7 @@ def numerical_rank(M, # matrix or batch `(..., m, n)`
 # %% ../nbs/core/00_spectra.ipynb #cc003a84
 def gd_lambda(beta:float, # aspect ratio min(m, n) / max(m, n), in (0, 1]
              ) -> float:
-    "Gavish–Donoho optimal threshold coefficient λ*(β) for known noise."
+    "Gavish–Donoho optimal threshold coefficient λ∗(β) for known noise."
     return math.sqrt(2*(beta+1) + 8*beta / (beta + 1 + math.sqrt(beta**2 + 14*beta + 1)))
 
 @lru_cache(maxsize=256)
@@ -157,7 +157,7 @@ def mp_median(beta:float, # aspect ratio in (0, 1]
 
 def gd_omega(beta:float, # aspect ratio in (0, 1]
             ) -> float:
-    "Gavish–Donoho coefficient ω(β) = λ*(β)/√μ_β for unknown noise (threshold = ω · median singular value)."
+    "Gavish–Donoho coefficient ω(β) = λ∗(β)/√μ_β for unknown noise (threshold = ω · median singular value)."
     return gd_lambda(beta) / math.sqrt(mp_median(beta))
 
 # %% ../nbs/core/00_spectra.ipynb #b0871be0

@@ -82,7 +82,7 @@ class Task:
     @property
     def bayes_risk(self) -> float: return self.sigma ** 2
     def null_excess(self, n:int=4096, seed:int=123456789) -> float:
-        "Excess risk of the zero predictor, E‖f*(X)‖²/(L d_v) (Monte Carlo in float64 unless a subclass knows it)."
+        "Excess risk of the zero predictor, E‖f∗(X)‖²/(L d_v) (Monte Carlo in float64 unless a subclass knows it)."
         if not hasattr(self, '_null'):
             X, Y = self.sample(n, seed, dtype=torch.float64, noiseless=True)
             self._null = (Y ** 2).mean().item()
@@ -90,12 +90,12 @@ class Task:
 
 # %% ../nbs/core/01_tasks.ipynb #6ccd6e26
 class StaticMixingTask(Task):
-    "Static token mixing `Y = A* X + ε` with `A* = M*` (link 'linear') or `softmax(S*)` (link 'softmax'), rank r*."
+    "Static token mixing `Y = A* X + ε` with `A* = M*` (link 'linear') or `softmax(S*)` (link 'softmax'), rank r∗."
     def __init__(self, L:int, # tokens per sequence
                  d:int, # channels (W_V = I, so d_v = d)
-                 spectrum, # singular values of M* (or of the logits S*); their number is r*
+                 spectrum, # singular values of M∗ (or of the logits S∗); their number is r∗
                  sigma:float=0., # noise standard deviation
-                 link:str='linear', # 'linear': A* = M*; 'softmax': A* = softmax_row(S*)
+                 link:str='linear', # 'linear': A∗ = M∗; 'softmax': A∗ = softmax_row(S∗)
                  token_cov=None, # (L, L) covariance of tokens across the sequence; default I
                  seed:int=0, # teacher seed
                 ):
@@ -130,7 +130,7 @@ class StaticMixingTask(Task):
         return self._on(X.device, X.dtype)['mixing'] @ X
     def population_excess(self, M:torch.Tensor, # student mixing matrices (..., L, L)
                          ) -> torch.Tensor:
-        "Exact excess risk ‖(M − A*)Σ^{1/2}‖_F²/L of student mixing matrices (differentiable)."
+        "Exact excess risk ‖(M − A∗)Σ^{1/2}‖_F²/L of student mixing matrices (differentiable)."
         if M.shape[-2:] != (self.L, self.L):
             raise ValueError(f"M must have shape (..., {self.L}, {self.L}), got {tuple(M.shape)}")
         p = self._on(M.device, M.dtype)

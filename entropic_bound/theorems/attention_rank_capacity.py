@@ -221,7 +221,7 @@ def held_out_se(h, T, n:int, # a trained ensemble, its `Teachers`, held-out sequ
     return rel.tolist(), se.tolist()
 
 def truncation_head(cfg:dict, tasks:list, slots:list) -> AttentionHead:
-    "Heads of the capacity class whose member (r, t) is teacher t's rank-r truncation W_r with its value map W_V*."
+    "Heads of the capacity class whose member (r, t) is teacher t's rank-r truncation W_r with its value map W_V∗."
     h = AttentionHead(cfg['d'], [r for r, _ in slots], kind=cfg['kind'], beta=cfg['beta'])
     with torch.no_grad():
         h.W_Q.zero_(); h.W_K.zero_()

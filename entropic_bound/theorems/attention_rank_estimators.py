@@ -87,14 +87,14 @@ def estimator_summary(rows:'pd.DataFrame') -> 'pd.DataFrame':
 
 def stable_prediction(W_star, # teacher kernel (d, d)
                       beta:float) -> tuple:
-    "Stable rank of A(X) near uniform attention, 1 + x with x = β²‖W*‖_F²/d, and its next-order error (1 + x) x²."
+    "Stable rank of A(X) near uniform attention, 1 + x with x = β²‖W∗‖_F²/d, and its next-order error (1 + x) x²."
     W = torch.as_tensor(W_star, dtype=torch.float64)
     x = beta ** 2 * float((W ** 2).sum()) / W.shape[-1]
     return 1 + x, (1 + x) * x ** 2
 
 def stable_deflates(W_star, # teacher kernel (d, d)
                     beta:float) -> bool|None:
-    "Is A(X)'s derived stable rank 1 + x ± (1 + x)x² below the kernel's ‖W*‖_F²/s₁²? True; None: leading order only."
+    "Is A(X)'s derived stable rank 1 + x ± (1 + x)x² below the kernel's ‖W∗‖_F²/s₁²? True; None: leading order only."
     W = torch.as_tensor(W_star, dtype=torch.float64)
     p, e = stable_prediction(W, beta)
     ks = float((W ** 2).sum() / torch.linalg.matrix_norm(W, 2) ** 2)

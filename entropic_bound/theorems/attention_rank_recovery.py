@@ -44,7 +44,7 @@ def wishart3(A, B, M, # (..., d, d) matrices
 def linear_risk(W, V, # a linear head's kernel (d, d) and value map (d, d_v)
                 W_star, V_star, # the teacher's
                 L:int) -> torch.Tensor:
-    "Population excess E‖XWĈV − XW*ĈV*‖²/(L d_v) of a linear attention head (iid N(0, I) tokens, exact)."
+    "Population excess E‖XWĈV − XW∗ĈV∗‖²/(L d_v) of a linear attention head (iid N(0, I) tokens, exact)."
     Wt, St = W.transpose(-1, -2), W_star.transpose(-1, -2)
     return (wishart3(Wt, W, V @ V.transpose(-1, -2), L) - 2 * wishart3(St, W, V @ V_star.transpose(-1, -2), L)
             + wishart3(St, W_star, V_star @ V_star.transpose(-1, -2), L)) / V.shape[-1]
@@ -122,7 +122,7 @@ class DirectionTracker(torch.nn.Module):
     def operator(self): return self.head.kernel()
     @torch.no_grad()
     def strengths(self) -> tuple:
-        "m (E, k): ‖Wᵀu_i‖ (linear) or |u_iᵀ W g_i| (softmax); v (E,): ⟨W_V, W_V*⟩/‖W_V*‖²."
+        "m (E, k): ‖Wᵀu_i‖ (linear) or |u_iᵀ W g_i| (softmax); v (E,): ⟨W_V, W_V∗⟩/‖W_V∗‖²."
         W = self.head.kernel()
         WU = W.transpose(-1, -2) @ self.U                                   # (E, d, k)
         m = WU.norm(dim=1) if self.head.kind == 'linear' else (WU * self.G).sum(1).abs()
@@ -245,7 +245,7 @@ def balance_scale(W_star, # teacher kernel (d, d)
                   init_sq:dict, # initial ‖W_Q‖², ‖W_V‖² of the student ({'Q': float, 'V': float})
                   conserved:float=0., # D = ‖W_Q‖² − ‖W_V‖² at the end (gradient flow: its initial value ≈ 0)
                  ) -> tuple:
-    "Common scale c of a linear head (W = c W*), c‖W*‖_* − ‖W_V*‖_F²/c² = D, and its slack from the initial norms."
+    "Common scale c of a linear head (W = c W∗), c‖W∗‖_∗ − ‖W_V∗‖_F²/c² = D, and its slack from the initial norms."
     W_star = torch.as_tensor(W_star, dtype=torch.float64)
     W_V_star = torch.as_tensor(W_V_star, dtype=torch.float64)
     nuc, fro = singular_values(W_star).sum().item(), (W_V_star ** 2).sum().item()
@@ -407,7 +407,7 @@ def law_claims(rec:dict) -> list:
     return out
 
 def scale_claims(rec:dict) -> list:
-    "Rank-k kernel; the linear kernel is c W* with |c| the balance prediction; softmax learns W* itself."
+    "Rank-k kernel; the linear kernel is c W∗ with |c| the balance prediction; softmax learns W∗ itself."
     import numpy as np
     c, m = rec['config'], rec['metrics']
     k, s = m['k'], torch.tensor(m['teacher_sv'][:m['k']], dtype=torch.float64)

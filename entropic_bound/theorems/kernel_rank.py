@@ -203,7 +203,7 @@ for _name, _make in dict(CONTROL_SWEEPS, null_known=known_value_configs).items()
 THEOREM.sweep('power_linear', power_configs)(readings_experiment)
 THEOREM.sweep('likelihood_oracle', oracle_configs)(likelihood_oracle)
 THEOREM.sweep('likelihood_oracle_null', oracle_null_configs)(likelihood_oracle)
-THEOREM.sweep('power_softmax', softmax_power_configs)(readings_experiment)
+THEOREM.sweep('power_softmax', softmax_power_configs)(readings_experiment);
 
 # %% ../../nbs/theorems/41_kernel_rank.ipynb #d53a4e3e
 def frame(records:list, methods=METHODS) -> pd.DataFrame:

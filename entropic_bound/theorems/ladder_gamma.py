@@ -351,7 +351,7 @@ def gamma_misread_claims(static:list, scale:str,
     return out
 
 def inverse_gaps(static:list, scale:str) -> list:
-    "Where the planted logits are known (R1, R2-softmax γ = 0): (point, teacher, ‖inv(M̂) − Ẽ*‖, its bound, ŝ₁)."
+    "Where the planted logits are known (R1, R2-softmax γ = 0): (point, teacher, ‖inv(M̂) − Ẽ∗‖, its bound, ŝ₁)."
     S, out = ladder_sizes(scale), []
     P_rung = len(S['gammas']) * S['teachers']          # the union the γ rung's claims run over; noisy: the teachers
     for noisy, P in ((True, S['teachers']), (False, P_rung)):

@@ -83,17 +83,17 @@ N_EVAL = 2048
 def closed_form_excess(A:torch.Tensor, # student mixing matrices (..., L, L)
                        A_star:torch.Tensor, # the teacher's (L, L)
                       ) -> torch.Tensor:    # (...,)
-    "Relative excess with the best value map, 1 − ⟨A, A*⟩²/(‖A‖²‖A*‖²), computed as ‖A − cA*‖²/‖A‖² (no cancellation)."
+    "Relative excess with the best value map, 1 − ⟨A, A∗⟩²/(‖A‖²‖A∗‖²), computed as ‖A − cA∗‖²/‖A‖² (no cancellation)."
     c = (A * A_star).sum((-1, -2)) / (A_star * A_star).sum()
     R = A - c[..., None, None] * A_star
     return (R * R).sum((-1, -2)) / (A * A).sum((-1, -2))
 
 def uniform_closed(A_star:torch.Tensor) -> float:
-    "`uniform_share` in closed form for a row-stochastic A*: ‖11ᵀ/L − A*‖²/‖A*‖² = 1 − 1/‖A*‖²."
+    "`uniform_share` in closed form for a row-stochastic A∗: ‖11ᵀ/L − A∗‖²/‖A∗‖² = 1 − 1/‖A∗‖²."
     return 1 - 1 / (A_star * A_star).sum().item()
 
 def static_attention(task) -> torch.Tensor:
-    "The γ = 0 teacher's mixing matrix A* = softmax(β E W Eᵀ/√d), float64 (L, L)."
+    "The γ = 0 teacher's mixing matrix A∗ = softmax(β E W Eᵀ/√d), float64 (L, L)."
     if task.gamma != 0: raise ValueError(f"the closed form needs a static teacher (γ = 0), got γ = {task.gamma}")
     return task.mixing(torch.zeros(1, task.L, task.d, dtype=torch.float64))[0]
 
@@ -275,7 +275,7 @@ def monte_carlo_checks(T, cfg:dict, u:float) -> dict:
     return out
 
 def infimum_experiment(cfg:dict) -> dict:
-    "The closed form checked against `evaluate`, at W*, then the size-(k−1) infimum from restarts, with certificates."
+    "The closed form checked against `evaluate`, at W∗, then the size-(k−1) infimum from restarts, with certificates."
     T = rung_task(cfg['kind'], cfg['L'], cfg['d'], cfg['k'], cfg['gamma'], cfg['beta'], cfg['teacher_seed'])
     A_star, d, r = static_attention(T), T.d, cfg['k'] - 1
     u = uniform_closed(A_star)

@@ -139,7 +139,7 @@ def gaussian_tail(R:torch.Tensor, # (B, L, L) replicates of an estimate, as `ser
                   levels=NOISE_LEVELS, # per-point tail levels a
                   seed:int=0,
                  ) -> dict:
-    ("{str(a): q}: q ≥ the (1 − a) quantile of ‖N*‖ w.p. ≥ 1 − a; N* = √w Σ_b g_b D_b, the Gaussian of the "
+    ("{str(a): q}: q ≥ the (1 − a) quantile of ‖N∗‖ w.p. ≥ 1 − a; N∗ = √w Σ_b g_b D_b, the Gaussian of the "
      "replicates' covariance.")
     B, L = len(R), R.shape[-1]
     D = (R - R.mean(0)).flatten(1) * math.sqrt((B - 1) / B if jackknife else 1 / (B - 1))        # (B, L L)
@@ -222,7 +222,7 @@ def linear_share_gamma(m:dict, # `linear_share_terms`
             / ((1 - g) ** 2 * m['a'] + g * (1 - g) * (m['b'] + 2 * m['e']) + g ** 2 * m['c']))
 
 def linear_share_peak(m:dict, grid:int=20001) -> tuple:
-    "(γ* of the largest u on (0, 1], u(γ*), whether the peak is interior: b·k > 2e(c − k), the sign of u′(1))."
+    "(γ∗ of the largest u on (0, 1], u(γ∗), whether the peak is interior: b·k > 2e(c − k), the sign of u′(1))."
     g = np.linspace(0, 1, grid)[1:]
     u = linear_share_gamma(m, g)
     j = int(u.argmax())
@@ -258,7 +258,7 @@ def uniform_share(task, n:int=2048, seed:int=987654321, batch:int=512) -> float:
 
 # %% ../../nbs/theorems/21_ladder_rungs.ipynb #05a1aa79
 def logit_spread(task) -> float:
-    "Widest row spread (max − min, nats) of a static softmax teacher's logits: S*, or β EWEᵀ/√d at γ = 0."
+    "Widest row spread (max − min, nats) of a static softmax teacher's logits: S∗, or β EWEᵀ/√d at γ = 0."
     S = task._params['logits'] if isinstance(task, StaticMixingTask) else task.beta * task.logits(
         torch.zeros(1, task.L, task.d, dtype=torch.float64))[0] / math.sqrt(task.d)
     return (S.max(-1).values - S.min(-1).values).max().item()

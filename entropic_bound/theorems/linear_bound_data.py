@@ -133,7 +133,7 @@ def by_length(records:list) -> dict:
     return {L: group(rr) for L, rr in out.items()}
 
 def data_only_table(records:list) -> list:
-    "Per L and estimator: n₀, the 50% point (fitted inside its regime) ± s.e., and P(r̂ = r*) at n₀ ± binomial s.e."
+    "Per L and estimator: n₀, the 50% point (fitted inside its regime) ± s.e., and P(r̂ = r∗) at n₀ ± binomial s.e."
     rows = []
     for L, g in by_length(records).items():
         for k in DATA_ONLY:
@@ -148,7 +148,7 @@ def data_only_table(records:list) -> list:
     return rows
 
 def data_only_figure(records:list):
-    "P(r̂ = r*) against n/n₀: whitened known-noise form per L (teachers thin); the estimator family at the smallest L."
+    "P(r̂ = r∗) against n/n₀: whitened known-noise form per L (teachers thin); the estimator family at the smallest L."
     import matplotlib.pyplot as plt
     pooled = by_length(records)
     fig, axs = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
@@ -187,7 +187,7 @@ def n50_slope(rows:list) -> Slope:
                           [r['se'] / r['n0'] for r in rows])
 
 def n50_bracket(records:list, estimator:str='white_known') -> list:
-    "Per L, the 50% point read locally: the logistic through the two grid points whose P(r̂ = r*) brackets ½ (rows)."
+    "Per L, the 50% point read locally: the logistic through the two grid points whose P(r̂ = r∗) brackets ½ (rows)."
     # The logistic over the whole grid is a model of the curve's shape, and the detection curve is skewed (§4: its
     # margin has κ₃ > 0), so its fitted 50% point is not the median; through two bracketing points it interpolates.
     rows = []
@@ -298,14 +298,14 @@ WHY_LOGISTIC = ("§4.6: the logistic in log n fitted over 0.4–2 n₀ assumes a
                 "measured on the reduced model of the whitened operator, not derived.")
 
 def n50_repulsion(spectrum:list, sigma:float) -> float:
-    "The r* − 1 stronger directions' second-order repulsion of the weakest signal eigenvalue, in units of 1/L at n₀."
+    "The r∗ − 1 stronger directions' second-order repulsion of the weakest signal eigenvalue, in units of 1/L at n₀."
     # The whitened signal M*C^½ has squared singular values eig(S VᵀCV S); VᵀCV/nd = I + H/√(nd) (H_ij ~ N(0, 1)), so
     # to second order the weakest moves by −Σ_j s_r²s_j²/((s_j² − s_r²) nd): relative −Σ_j s_j²/((s_j² − s_r²) nd), and
     # at nd = n₀d = 3Lσ²/s_r² the data needed to bring it back are a fraction (s_r²/3σ²)Σ_j s_j²/(s_j² − s_r²) / L more.
     s2 = sorted(x ** 2 for x in spectrum)
     return s2[0] / (3 * sigma ** 2) * sum(x / (x - s2[0]) for x in s2[1:])
 
-def n50_single_spike(rho:float, # nd/L at the 50% point: 3σ²/s_{r*}² at n₀
+def n50_single_spike(rho:float, # nd/L at the 50% point: 3σ²/s_{r∗}² at n₀
                     ) -> float:
     "A single spike's own b in n₅₀/n₀ = 1 + b/L: real-Wishart resolvent 1/L, the fluctuations' mean and skew (§4)."
     # −3/8: E(1/L)tr(z − ZZᵀ/L)⁻¹ = 1/4 + 3/(64L) at the threshold z = 16/3; 5/8 + 1/ρ: the second-order mean of the
@@ -313,7 +313,7 @@ def n50_single_spike(rho:float, # nd/L at the 50% point: 3σ²/s_{r*}² at n₀
     return -3 / 8 + 5 / 8 + 1 / rho + (2 * rho ** 2 - 1) / (3 * rho * (rho + 1))
 
 def n50_interaction(spectrum:list, sigma:float) -> float:
-    "The r* − 1 stronger directions' share of b: noise coupling Σ_j s_j²/(s_j² − s_r²) plus their signal repulsion."
+    "The r∗ − 1 stronger directions' share of b: noise coupling Σ_j s_j²/(s_j² − s_r²) plus their signal repulsion."
     # The Schur complement of the 2r×2r secular matrix at the threshold: each strong block (its BBP root well above)
     # takes (η²(⟨r²⟩ − ⟨r⟩²) + ⟨λr²⟩)/L = 1/(6L) from the weak one's resolvent, scaled by its inverse, 1/(1 −
     # s_r²/s_j²).
@@ -325,7 +325,7 @@ def n50_coefficient(spectrum:list, sigma:float) -> float:
     return n50_single_spike(3 * sigma ** 2 / min(spectrum) ** 2) + n50_interaction(spectrum, sigma)
 
 def margin_pole(spectrum:list) -> float:
-    "max_j s_{r*}²/s_j² (0 at rank 1): the n/n₀ where a Schur factor 1/(1 − s_{r*}²n₀/(s_j²n)) diverges."
+    "max_j s_{r∗}²/s_j² (0 at rank 1): the n/n₀ where a Schur factor 1/(1 − s_{r∗}²n₀/(s_j²n)) diverges."
     s2 = sorted(v ** 2 for v in spectrum)
     return s2[0] / s2[1] if len(s2) > 1 else 0.
 
@@ -357,7 +357,7 @@ def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None,
             width:float=1., # the margin's s.d. in units of the derived one (`margin_fit` reads it)
             skew:float=1., # its skew in units of the derived one
            ) -> float:
-    "P(r̂ = r*) at n, Cornish–Fisher Z + (γ/6)(Z² − 1) > u: shift, s.d. and skew derived at n; b the shift at n₀."
+    "P(r̂ = r∗) at n, Cornish–Fisher Z + (γ/6)(Z² − 1) > u: shift, s.d. and skew derived at n; b the shift at n₀."
     mean, sd, g = n0_margin(L, spectrum, sigma, b, n / n0)
     # the median −b/(2L) kept: mean = median + γ s.d./6
     if (width, skew) != (1., 1.):
@@ -374,7 +374,7 @@ def p_at_n0(n:float, n0:float, L:int, spectrum:list, sigma:float, b:float=None,
     return 1 - NormalDist().cdf(2 * (c + u) / (1 + math.sqrt(disc)))   # the root (√disc − 1)/(2c), without cancellation
 
 def b_from_p_at_n0(p:float, se_p:float, n:float, n0:float, L:int, spectrum:list, sigma:float) -> tuple:
-    "b read from a measured P(r̂ = r*) at n ≈ n₀ through the derived width and skew (p_at_n0 inverted in b): (b, s.e.)."
+    "b read from a measured P(r̂ = r∗) at n ≈ n₀ through the derived width and skew (p_at_n0 inverted in b): (b, s.e.)."
     f = lambda b: p_at_n0(n, n0, L, spectrum, sigma, b) - p
     lo, hi = -4 * L, 4 * L                                            # p_at_n0 falls with b: bisection
     if f(lo) < 0 or f(hi) > 0: return math.nan, math.nan
@@ -384,9 +384,9 @@ def b_from_p_at_n0(p:float, se_p:float, n:float, n0:float, L:int, spectrum:list,
 MARGIN_SCHUR = .5   # the window: the next direction's Schur factor s_{r*}²n₀/(s_j²n) at most ½ (its 1/(1 − ·) ≤ 2, §4)
 
 def margin_window(ns:list, n0:float, spectrum:list,
-                  schur:float=MARGIN_SCHUR, # the largest Schur factor s_{r*}²n₀/(s_j²n) admitted
+                  schur:float=MARGIN_SCHUR, # the largest Schur factor s_{r∗}²n₀/(s_j²n) admitted
                  ) -> np.ndarray:
-    "The grid points where the expansion is read: n ≥ n₀ s_{r*}²/(schur s_{r*−1}²) (every n for a rank-1 teacher)."
+    "The grid points where the expansion is read: n ≥ n₀ s_{r∗}²/(schur s_{r∗−1}²) (every n for a rank-1 teacher)."
     return np.array(ns, dtype=float) >= n0 * margin_pole(spectrum) / schur
 
 def _newton_min(f, x:list, h:float=1e-3, steps:int=60) -> tuple:
@@ -413,7 +413,7 @@ def _newton_min(f, x:list, h:float=1e-3, steps:int=60) -> tuple:
     return x, H, bool(ok and np.all(np.abs(np.linalg.solve(H, g)) < 1e-3 * np.sqrt(np.diag(np.linalg.inv(H)))))
 
 def margin_fit(ns:list, # the grid points read (`margin_window`)
-               hits:list, # draws with r̂ = r* at each
+               hits:list, # draws with r̂ = r∗ at each
                draws:int, # draws per point
                n0:float, L:int, spectrum:list, sigma:float,
                schur:float=MARGIN_SCHUR, # the window `ns` must lie in (`margin_window`)

@@ -29,7 +29,7 @@ __all__ = ['ROUNDOFF_STAGES', 'eckart_young_excess', 'static_teachers', 'populat
 
 # %% ../../nbs/theorems/11_linear_bound_population.ipynb #76dc3062
 def eckart_young_excess(task:StaticMixingTask, r:int) -> float:
-    "Eckart–Young excess of the best rank-`r` student, τ_r(M* Σ^{1/2}) / L."
+    "Eckart–Young excess of the best rank-`r` student, τ_r(M∗ Σ^{1/2}) / L."
     return spectral_tail(task.operator, r) / task.L
 
 def _cov(L, rho):
@@ -46,12 +46,12 @@ def static_teachers(cfg:dict, # with L, d, spectrum, sigma, teacher_seeds and op
              for s in cfg['teacher_seeds']]
     return Teachers(tasks, members)
 
-def population_steps(sv, # singular values of the operator M*Σ^{1/2}, decreasing (at least r* of them)
+def population_steps(sv, # singular values of the operator M∗Σ^{1/2}, decreasing (at least r∗ of them)
                      r_star:int, lr:float, L:int,
                      init:float, # initial entry size α
                      lam:tuple=(1., 1.), # (smallest, largest) eigenvalue of the token covariance Σ
-                     tol:float=1e-6, # target deviation from the tail (r < r*), relative to the null excess
-                     tol_zero:float=1e-8, # target relative excess of the rank-r* student
+                     tol:float=1e-6, # target deviation from the tail (r < r∗), relative to the null excess
+                     tol_zero:float=1e-8, # target relative excess of the rank-r∗ student
                      miss:float=1e-3, # margin: the smallest |cot θ₀| of a student that starts near a saddle
                     ) -> int:
     "Plain-GD steps for every rank-r student to reach its tail: t_learn + [log(dev/tol) + 2 log(1/miss)]/(−2 log q)."
@@ -64,9 +64,9 @@ def population_steps(sv, # singular values of the operator M*Σ^{1/2}, decreasin
     dev = max([(s[r - 1] ** 2 - s[r] ** 2) / E / tol for r in range(1, r_star)] + [s_min ** 2 / E / tol_zero])
     return math.ceil(t_learn + (math.log(max(dev, 1.)) + 2 * math.log(1 / miss)) / (-2 * math.log(q)))
 
-def surplus_floor(k:int, # surplus columns, r − r*
+def surplus_floor(k:int, # surplus columns, r − r∗
                   init:float, L:int, sv) -> float:
-    "Relative excess floor of a rank-(r* + k) student: its k surplus columns stay at the initial scale α."
+    "Relative excess floor of a rank-(r∗ + k) student: its k surplus columns stay at the initial scale α."
     return 4 * k * init ** 4 * L ** 2 / float((np.asarray(sv, float) ** 2).sum())
 
 def population_configs(scale:str=None, device='cpu') -> list:
@@ -185,16 +185,16 @@ def top_noise_energy(m:int, # side of the square Gaussian matrix
 
 def noise_share(sigma:float, r:int, r_star:int, L:int,
                 N:int, # token columns n d (> L + 1)
-                top:float=0., # E_q of the surplus directions (`top_noise_energy(L − r*, r − r*)`), r > r* only
+                top:float=0., # E_q of the surplus directions (`top_noise_energy(L − r*, r − r*)`), r > r∗ only
                ) -> float:
-    "The noise's share of the excess of M̂_r, exact in C and first order in σ/s (r > r*: plus the top q = r − r*)."
+    "The noise's share of the excess of M̂_r, exact in C and first order in σ/s (r > r∗: plus the top q = r − r∗)."
     k = min(r, r_star)
     base = sigma ** 2 * k / L * (L / (N - L - 1) + (L - k) / (N - k - 1))
     return base + (sigma ** 2 / L * top * (L / (N - L - 1) - r_star / (N - r_star - 1)) / (L - r_star)
                    if r > r_star else 0.)
 
 def noiseless_shift(spectrum, r:int, N:int, L:int) -> float:
-    "Noiseless E excess(M̂_r) − τ_r/L to first order in 1/N: Σ_{i≤r<j≤r*} s_i²s_j²/(s_i² − s_j²)/(N L)."
+    "Noiseless E excess(M̂_r) − τ_r/L to first order in 1/N: Σ_{i≤r<j≤r∗} s_i²s_j²/(s_i² − s_j²)/(N L)."
     s = np.sort(np.asarray(spectrum, float))[::-1] ** 2
     return float(sum(s[i] * s[j] / (s[i] - s[j]) for i in range(r) for j in range(r, len(s)) if s[i] > s[j])
                  / (N * L))
@@ -203,13 +203,13 @@ ROUNDOFF_STAGES = 12  # L-term stages of reduced_rank_fit: C, ΣYXᵀ, LU, 2 sol
 
 def noiseless_tolerance(L:int, kappa, # condition numbers of C, per draw
                         null:float, z:float=3.) -> np.ndarray:
-    "'Exactly 0' in float64 for M̂_r, r ≥ r*: [u(κ(C) + z q √(L/3))]² of the null (the solve; q stages of L-term sums)."
+    "'Exactly 0' in float64 for M̂_r, r ≥ r∗: [u(κ(C) + z q √(L/3))]² of the null (the solve; q stages of L-term sums)."
     u = np.finfo(np.float64).eps / 2
     return (u * (np.asarray(kappa, float) + z * ROUNDOFF_STAGES * (L / 3) ** .5)) ** 2 * null
 
 # %% ../../nbs/theorems/11_linear_bound_population.ipynb #4b8c6e8c
 def finite_configs(scale:str=None) -> list:
-    "One config per (noise level, teacher): draws at several n (the smallest at nd = L), ranks below, at, above r*."
+    "One config per (noise level, teacher): draws at several n (the smallest at nd = L), ranks below, at, above r∗."
     F = scaled(quick=dict(L=16, d=8, ns=[2, 4, 16, 64, 256], ranks=[2, 3, 4, 8], draws=10, teachers=3),
                paper=dict(L=64, ns=[8, 16, 64, 256, 1024], ranks=[2, 3, 4, 8, 32], draws=20, teachers=5),
                scale=scale)
@@ -355,7 +355,7 @@ def trained_vs_closed_form(cfg:dict) -> dict:
 
 # %% ../../nbs/theorems/11_linear_bound_population.ipynb #be0e90c9
 def trained_vs_closed_form_configs(scale:str=None) -> list:
-    "Two training-set sizes (nd = 4L, 16L), ranks below, at and above r*, every teacher, at L = 16 and the scale's L."
+    "Two training-set sizes (nd = 4L, 16L), ranks below, at and above r∗, every teacher, at L = 16 and the scale's L."
     S = scaled(quick=dict(teachers=3, Ls=[16]), paper=dict(teachers=5, Ls=[16, 64]), scale=scale)  # finite's L
     return [dict(L=L, d=8, spectrum=[4., 2., 1., .5], sigma=.5, teacher_seeds=list(range(S['teachers'])),
                  ranks=[2, 4, 8], n=n, seed=0, steps=1500, lr=.05) for L in S['Ls'] for n in (L // 2, 2 * L)]

@@ -124,7 +124,7 @@ def compression_experiment(cfg:dict) -> dict:
     sp, fit, ev = _split_fit(json.dumps(study, sort_keys=True))
     return compression_study(cfg, loaded_minilm(), heads, sp, fit, evaluator=ev)
 
-THEOREM.sweep('compression_top', top_configs, local=True)(compression_experiment)   # the curve's top, curve only
+THEOREM.sweep('compression_top', top_configs, local=True)(compression_experiment);   # the curve's top, curve only
 
 # %% ../../nbs/theorems/56_minilm_ranks.ipynb #a32f1105
 def distribution(studies:list) -> 'pd.DataFrame':
