@@ -85,17 +85,13 @@ def verdict_cells(root:Path|str|None=None, # a results folder holding <scale>/cl
 
 @dataclass
 class ResultsTable:
-    "The front door's table: a row per result, its verdict cells counted from the claims; every claim's line below."
+    "The front door's table: a row per result, its verdict cells counted from the claims."
     results:tuple; cells:dict; scales:tuple
-    totals:dict=None # {scale: the summary line of every claim of that scale (`Counts.line`)}, or None
     def _repr_markdown_(self) -> str:
         head = ['result', 'the paper says', 'how it is tested'] + [f'{sc} scale' for sc in self.scales] + ['why']
         rows = [[f'[{r.theorem}]({r.page})', r.claim, r.test] + [self.cells[r.theorem][sc] for sc in self.scales]
                 + [r.reason] for r in self.results]
-        table = '\n'.join('| ' + ' | '.join(x) + ' |' for x in [head, ['---'] * len(head)] + rows)
-        if not self.totals: return table
-        return table + '\n\nEvery claim, the results beyond the paper too: ' + '; '.join(
-            f"{sc} scale, {line}" for sc, line in self.totals.items()) + '.'
+        return '\n'.join('| ' + ' | '.join(x) + ' |' for x in [head, ['---'] * len(head)] + rows)
     def __repr__(self) -> str: return self._repr_markdown_()
     __str__ = __repr__
 
@@ -104,8 +100,7 @@ def results_table(root:Path|str|None=None, # a results folder holding <scale>/cl
                   results:tuple=RESULTS, # the rows
                  ) -> ResultsTable:
     "The four results in one table, their verdicts at each scale read from the claims."
-    totals = {sc: Counts.of(cl).line() for sc in scales if (cl := scale_claims(root, sc))}
-    return ResultsTable(results, verdict_cells(root, scales, results), scales, totals)
+    return ResultsTable(results, verdict_cells(root, scales, results), scales)
 
 # %% ../../nbs/harness/93_front.ipynb #882600e7
 @dataclass
@@ -115,11 +110,9 @@ class Quickest:
     def command(self) -> str: return f"eb-reproduce {' '.join(self.result.experiments)} --out fresh"
     def _repr_markdown_(self) -> str:
         lo, hi = min(self.others.values()), max(self.others.values())
-        return (f"To try one result quickly, from scratch: `{self.command()}` ([{self.result.theorem}]"
-                f"({self.result.page}); its {self.records} {self.scale}-scale records took {self.seconds:.0f} s of "
-                f"compute, one thread each, when they were published; each other result's took {lo:.0f} to "
-                f"{hi:.0f} s). `--out fresh` computes them in a new folder; without it the command reads the "
-                "records committed in `results/` and only judges them.")
+        return (f"To try one result quickly: `{self.command()}` ({self.result.theorem}: its {self.records} "
+                f"{self.scale} records took {self.seconds:.0f} s of compute, each other result's {lo:.0f} to "
+                f"{hi:.0f} s; without `--out` it judges the records in `results/`).")
     def __repr__(self) -> str: return self._repr_markdown_()
 
 def quickest(root:Path|str|None=None, # a results folder holding <scale>/claims.json (default: the published one)
