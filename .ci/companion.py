@@ -13,7 +13,9 @@ Usage: `python .ci/companion.py` prints the measures; `--enforce` also fails (ex
 - story ≤ 3,000 words, its first figure within its first 600 words; README ≤ 1,000 words;
 - no "THEORY §" reference anywhere a reader looks (notebooks, README, the library's texts);
 - no history in notebooks or the README (review words, session or issue numbers, commit hashes, `+dirty`);
-- every declared disagreement's `why` ≤ 60 words (published paper claims).
+- every declared disagreement's `why` ≤ 60 words (published paper claims);
+- BENCHMARKS.md holds today's numbers, not a log: ≤ 2,500 words (`wc -w`), no heading naming an issue or a date; every
+  `bench/…` script it cites exists, and every script in `bench/` is cited and names its section in its docstring.
 """
 import json, re, sys
 from pathlib import Path
@@ -75,6 +77,26 @@ def long_whys(path:Path=ROOT / 'results' / 'paper' / 'claims.json') -> list:
     if not path.exists(): return []
     return [(c['id'], words(c['why'])) for c in json.loads(path.read_text())['claims'] if words(c.get('why') or '') > LIMITS['why']]
 
+BENCH_WORDS = 2500
+MONTH = r'(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?'
+DATED = re.compile(rf'\b20\d\d-\d\d\b|\bissues?\s*#?\d+|(?<![\w&])#\d+\b|\b{MONTH}\s+\d{{1,2}}\b|\b\d{{1,2}}\s+{MONTH}(?!\w)', re.I)
+
+def benchmarks(root:Path=ROOT) -> list:
+    "The rules BENCHMARKS.md and bench/ keep (see the module's docstring): a list of what breaks them."
+    text = (root / 'BENCHMARKS.md').read_text()
+    fails, n = [], len(text.split())                       # words as `wc -w` counts them
+    if n > BENCH_WORDS: fails.append(f"BENCHMARKS.md: {n} words > {BENCH_WORDS}")
+    heads = [h.strip() for h in re.findall(r'^#{1,6}\s+(.+)$', re.sub(r'```.*?```', '', text, flags=re.S), re.M)]
+    fails += [f"BENCHMARKS.md: the heading '{h}' names an issue or a date" for h in heads if DATED.search(h)]
+    cited = set(re.findall(r'\bbench/([\w.-]+\.(?:py|sh))\b', text))
+    fails += [f"BENCHMARKS.md cites bench/{c}, which does not exist" for c in sorted(cited) if not (root / 'bench' / c).exists()]
+    for s in sorted(p for p in (root / 'bench').glob('*') if p.suffix in ('.py', '.sh')):
+        if s.name not in cited: fails.append(f"bench/{s.name}: not cited by BENCHMARKS.md")
+        if not any(f'"{h}"' in s.read_text()[:3000] for h in heads):
+            fails.append(f"bench/{s.name}: its docstring names no section of BENCHMARKS.md (in double quotes)")
+    print(f"BENCHMARKS.md: {n} words (limit {BENCH_WORDS}), {len(heads)} headings, {len(cited)} bench scripts cited")
+    return fails
+
 def main(enforce:bool=False) -> int:
     fails = []
     print(f"{'notebook':42s} {'words':>6s} {'md':>6s} {'other':>6s} {'1st fig':>7s} {'THEORY§':>7s} {'history':>7s} {'hashes':>6s}")
@@ -99,6 +121,7 @@ def main(enforce:bool=False) -> int:
     lw = long_whys(); print(f"published paper claims: {len(lw)} reasons over {LIMITS['why']} words"
                            + (f" (longest {max(n for _, n in lw)})" if lw else ''))
     if lw: fails.append(f"{len(lw)} reasons over {LIMITS['why']} words")
+    fails += benchmarks()
     print(f"companion: {len(fails)} rules broken" + ('' if enforce else ' (reported, not enforced)'))
     if enforce:
         for f in fails: print('FAIL', f)

@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """The checks that need a GPU, in one short script (issue 10): the training path and the spectra on the device against
 the CPU, and the trainer's speed there. Runs on any device (`--device cpu` checks the script itself); needs torch only.
+BENCHMARKS.md, section "The paper scale on a GPU".
 
     python bench/device_check.py --device cuda          # then: python -m entropic_bound.harness.cli --scale paper --device cuda
 """

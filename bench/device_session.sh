@@ -2,6 +2,7 @@
 # One lent-GPU session (issue 28): the CUDA checks, then paper-scale trained configs longest-first until the budget,
 # every finished config stored as a record under $OUT (brought back by the `run` tool). Needs torch, numpy, pandas.
 #   bash bench/device_session.sh [BUDGET_S]        # default 300 s of configs after the checks
+# BENCHMARKS.md, section "The paper scale on a GPU".
 set -uo pipefail
 OUT=${OUT:-results/device}
 mkdir -p "$OUT"

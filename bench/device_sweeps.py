@@ -5,6 +5,7 @@ published CPU record's `wall_s`, each record stored under `--out` as soon as it 
 records `eb-reproduce` writes), no config started once `--budget` seconds have passed. A second call with the same
 `--out` reads what is there and continues: a run cut short by the device's 10-minute limit loses nothing.
 Needs torch, numpy and pandas (no nbdev).
+BENCHMARKS.md, section "The paper scale on a GPU".
 
     python bench/device_sweeps.py --device cuda --out $OUT/results --budget 540       # on the lent GPU, again to resume
     python bench/device_sweeps.py --device cpu --scale quick --only frontier --limit 4 --out /tmp/d   # a CPU subset

@@ -7,6 +7,7 @@ the sum cancels near a perfect fit, so it is taken in float64. One training step
 scale's flagged point (softmax, β = 16, γ = 0; 618 members: 3 teachers × sizes 2, 3 × 103 further seeds; batch 64,
 L = 16, d = 8): the mixing path (`SharedAttention`), A computed once with the per-sequence product kept, and the moment
 form (`gamma0_path = 'moments'`); with the loss and gradient differences from the mixing path.
+BENCHMARKS.md, section "The ensemble trainer".
 
     python bench/gamma0_moments.py [--threads 2] [--steps 20]
 """

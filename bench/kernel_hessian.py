@@ -2,6 +2,7 @@
 """`newton_polish`'s exact Hessian: autodiff (`vmap(hessian(f))` in chunks of `HESSIAN_CHUNK`) against the closed form
 (`kernel_hessian`): seconds per call, the largest difference relative to each run's largest entry, at the quick and
 paper sizes; then the quick scale's hardest k1 cell (softmax, β = 4, teacher 2) end to end with each, and what moved.
+BENCHMARKS.md, section "Newton's Hessian".
 
     python bench/kernel_hessian.py [--threads 2] [--repeats 3] [--no-cell]
 """

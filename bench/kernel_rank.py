@@ -1,4 +1,5 @@
 """Time every kernel-rank method on the frontier's cells and on 1,000 sequences of L = 128 (medians).
+BENCHMARKS.md, section "Kernel-rank estimator".
 
 python bench/kernel_rank.py [--threads 1] [--repeats 5]   prints a markdown table for BENCHMARKS.md
 """

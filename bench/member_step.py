@@ -2,9 +2,10 @@
 fresh-batch training (forward, fused loss, backward, step) at each class's ensemble size E and at E/4 (the rules shrink
 the ensemble as members leave), medians of interleaved repeats. With --pair, the same measured while a second process
 runs the same benchmark (two 1-thread workers share the memory system: the slowdown `--workers 2` pays).
+BENCHMARKS.md, section "The ensemble trainer".
 
 With --linear-path mixing, linear heads take the mixing path (`SharedAttention`, the trainer before associativity):
-the 'before' of BENCHMARKS.md; paper_estimate.py reads the default (associative) rows only.
+the 'before' of the associative path.
 
 Usage: python bench/member_step.py [--pair] [--reps 5] [--kind linear] [--linear-path mixing]
 (one JSON line per class, appended to bench/member_step.jsonl)"""

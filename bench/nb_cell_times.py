@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """Per-cell wall and CPU times of one notebook as `nbdev_test` runs it (IN_TEST set, cells flagged `notest`/`slow`/`ray` or
 `eval: false` skipped unless their flag is given), the costliest first (by CPU time, which shared cores do not inflate): where a notebook's test time goes.
+BENCHMARKS.md, section "The test line: `nbdev_test`".
 
     IN_TEST=1 nice -n 10 python bench/nb_cell_times.py nbs/theorems/40_frontier.ipynb [--flags slow] [--top 15]
 """

@@ -1,6 +1,7 @@
 #!/usr/bin/env python
 """`newton_polish`'s exact Hessian, one batched call against chunks of runs (`HESSIAN_CHUNK`): seconds per call and the
 largest difference (0: the same numbers, bit for bit), at the quick scale's hardest k1 cell (softmax, β = 4, teacher 2).
+BENCHMARKS.md, section "Newton's Hessian in chunks".
 
     python bench/newton_chunks.py [--threads 2] [--repeats 3]
 """

@@ -2,7 +2,8 @@
 timed (trainers at reduced step counts, extrapolated linearly in steps), times the number of configs of that class.
 
 Usage: python bench/paper_cost.py [--threads N] [--budget-s S] [--cap-s S]
-Writes the section "Paper scale on this CPU: estimated cost" of BENCHMARKS.md (only that section)."""
+Prints the estimate. BENCHMARKS.md, section "The paper scale's compute", names it; the estimate it gave before the
+paper scale ran (10.4 h serial) is in CHANGELOG.md's benchmarks history. `paper_measured.py` imports its FLOP counts."""
 from __future__ import annotations
 import argparse, heapq, math, platform, signal, statistics, sys, tempfile, time
 from pathlib import Path
@@ -106,17 +107,6 @@ def real_heads_cost(cap:float) -> list:
     return [dict(name='real_heads (minilm + lengths)', n=2, classes=1, timed=1, per=wall / 2, total=wall,
                  times=[wall], how=f'{note}, MiniLM load included, {len(recs)} records', biggest=None)]
 
-def write_section(lines:list, head:str=HEAD):
-    "Replace the section of BENCHMARKS.md that starts with `head` (its first line) by `lines`, or append it."
-    p = ROOT / 'BENCHMARKS.md'
-    text = p.read_text() if p.exists() else '# Benchmarks\n'
-    if head in text:
-        pre, rest = text.split(head, 1)
-        nxt = rest.find('\n## ')
-        text = pre.rstrip('\n') + '\n\n' + '\n'.join(lines) + ('\n' + rest[nxt:] if nxt >= 0 else '\n')
-    else: text = text.rstrip('\n') + '\n\n' + '\n'.join(lines) + '\n'
-    p.write_text(text)
-
 def main(argv=None):
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument('--threads', type=int, default=1, help='torch threads (1: what each of --workers 2 gets)')
@@ -211,7 +201,6 @@ def main(argv=None):
                  f"not timed{' (over the cap)' if m else ''}, charged {r['per']:.0f} s each")
               for c, n, m in r['cls']] + ['']
     L += [f"Timing runs took {time.perf_counter() - t_start:.0f} s in all."]
-    write_section(L)
     print('\n'.join(L))
 
 if __name__ == '__main__': main()

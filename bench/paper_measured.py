@@ -1,36 +1,24 @@
-"""Measured CPU cost of the published paper scale, read from its records (results/paper): compute time per sweep,
-the trainers' per-step rate as a fraction of the matmul rate, and the estimate of `bench/paper_cost.py` beside it.
+"""Measured CPU cost of the published paper scale, read from its records (results/paper): compute time per
+experiment (BENCHMARKS.md, section "The paper scale's compute", quotes this table), then per sweep split by the commit
+that computed it, and the trainers' per-step rate as a fraction of the matmul rate. Seconds; prints only.
 
-Usage: python bench/paper_measured.py [--records results/paper] [--matmul-gflops 128.0]
-Writes the section "Paper scale on this CPU: measured" of BENCHMARKS.md (only that section)."""
+Usage: python bench/paper_measured.py [--records results/paper] [--matmul-gflops 128.0]"""
 from __future__ import annotations
 import argparse, json, statistics, sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'bench'))
-from paper_cost import experiments, head_flops, trainer_ranks, write_section   # one FLOP count for the estimate and the measurement
-HEAD = '## Paper scale on this CPU: measured'
-
-def estimate_rows() -> dict:
-    "{experiment: (estimated total seconds, configs estimated)} from the section of `bench/paper_cost.py`, if any."
-    out, text = {}, (ROOT / 'BENCHMARKS.md').read_text()
-    sec = text.split('## Paper scale on this CPU: estimated cost', 1)[-1].split('\n## ', 1)[0]
-    for line in sec.splitlines():
-        cells = [c.strip() for c in line.strip('|').split('|')]
-        if len(cells) == 6 and cells[4].replace('.', '').isdigit(): out[cells[0]] = (float(cells[4]), int(cells[1]))
-    return out
+from paper_cost import head_flops, trainer_ranks   # one FLOP count for the estimate and the measurement
 
 def main(argv=None):
     a = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     a.add_argument('--records', default=str(ROOT / 'results' / 'paper'))
     a.add_argument('--matmul-gflops', type=float, default=128.0,
-                   help='dense fp32 matmul rate of one thread (the estimate section measured 128.0 on a quiet machine)')
+                   help='dense fp32 matmul rate of one thread (bench/paper_cost.py measured 128.0 on a quiet machine)')
     a = a.parse_args(argv)
-    root, est = Path(a.records), estimate_rows()
+    root = Path(a.records)
     rows, rates = [], []
-    grid = {}                                            # configs per sweep in today's paper grid
-    for name, configs, _ in experiments('cpu'): grid[name.split(' (')[0]] = grid.get(name.split(' (')[0], 0) + len(configs)
     for d in sorted(p for p in root.glob('*/*') if p.is_dir()):
         recs = [json.loads(p.read_text()) for p in sorted(d.glob('*.json'))]
         if not recs: continue
@@ -50,24 +38,19 @@ def main(argv=None):
                 ms = r['wall_s'] / c['steps']
                 rates.append((name, str(r.get('commit'))[:7], c['kind'], c['d'], len(ranks), ms * 1e3,
                               head_flops(c['L'], c['d'], c['d'], ranks, c['batch']) / ms / 1e9))
-    L = [HEAD, '', "Read from the published records (`python bench/paper_measured.py`): each record's `wall_s` is the "
-         "compute time of one config, set-up and evaluation included, on the host it names; rows are split by the commit "
-         "that computed them. These are the times of the real runs, contention included: the published records were "
-         "computed piecewise over several sessions (the dates in the last column), mostly by `eb-reproduce --workers 2` "
-         "(one torch thread each) with other work on the same 2 cores beside them (notebook tests, a CI run, a second "
-         "`eb-reproduce` for some early pieces), and on the hosts named below, which may differ in speed. Read each row as an upper bound for a "
-         "quiet `--workers 2` run on its host, and the rates below as lower bounds; the total is a sum over hosts, not "
-         "the time of one run (issue 28 asks for one uninterrupted run). The estimate of a sweep (a quiet machine, the "
-         "trainer before its 1.4× speed-up) is given on its first row.", '',
-         '| sweep | commit | records | compute (s) | median s/config | max s/config | estimated total (s) | computed (first – last) |',
-         '|---|---|---|---|---|---|---|---|']
-    for i, (name, commit, n, tot, med, mx, hosts, t0, t1) in enumerate(rows):
-        first = not i or rows[i - 1][0] != name          # a sweep's estimate goes on its first row only
-        e = [v for k, v in est.items() if k == name or k.startswith(name + ' (')]
-        ne = sum(c for _, c in e)                  # configs the estimate counted: the grid may have changed since
-        est_s = '″' if not first else '—' if not e else f"{sum(s for s, _ in e):.0f}" + (
-            '' if ne == grid.get(name, ne) else f' (for {ne} configs; the grid now has {grid[name]})')
-        L.append(f"| {name} | {commit[:7]} | {n} | {tot:.0f} | {med:.1f} | {mx:.1f} | {est_s} | {t0} – {t1} |")
+    per = {}                                             # experiment -> [records, compute, largest config]
+    for name, commit, n, tot, med, mx, *_ in rows:
+        e = per.setdefault(name.split('/')[0], [0, 0., 0.]); e[0] += n; e[1] += tot; e[2] = max(e[2], mx)
+    L = ['| experiment | records | compute (s) | largest config (s) |', '|---|---|---|---|']
+    L += [f"| {x} | {n:,} | {s:,.0f} | {m:,.0f} |" for x, (n, s, m) in sorted(per.items(), key=lambda kv: -kv[1][1])]
+    L += [f"| **all** | **{sum(v[0] for v in per.values()):,}** | **{sum(v[1] for v in per.values()):,.0f} "
+          f"({sum(v[1] for v in per.values()) / 3600:.1f} h)** | |", '',
+          "Each record's `wall_s` is the compute time of one config, set-up and evaluation included, on the host it "
+          "names, contention included; rows below are split by the commit that computed them.", '',
+          '| sweep | commit | records | compute (s) | median s/config | max s/config | computed (first – last) |',
+          '|---|---|---|---|---|---|---|']
+    for name, commit, n, tot, med, mx, hosts, t0, t1 in rows:
+        L.append(f"| {name} | {commit[:7]} | {n} | {tot:.0f} | {med:.1f} | {mx:.1f} | {t0} – {t1} |")
     tot = sum(r[3] for r in rows)
     L += ['', f"All published records: {sum(r[2] for r in rows)}, {tot / 3600:.2f} h of compute; commits "
           f"{', '.join(sorted({r[1] for r in rows}))}; host {'; '.join(sorted({h for r in rows for h in r[6]}))}.", '']
@@ -84,7 +67,6 @@ def main(argv=None):
             L.append(f"| {name} | {commit} | {kind} | {d} | {E} | {ms:.0f} | {g:.1f} | "
                      f"{100 * g / a.matmul_gflops:.1f}% (median of {len(v)}) |")
         L.append('')
-    write_section(L, HEAD)
     print('\n'.join(L))
 
 if __name__ == '__main__': main()

@@ -1,9 +1,10 @@
 #!/usr/bin/env python
-"""CPU benchmarks of entropic-bound: one command, a table printed and written to BENCHMARKS.md.
+"""CPU benchmarks of entropic-bound: one command, its tables printed for BENCHMARKS.md's sections "The ensemble trainer",
+"Spectral estimators" and (`--kernel`) "`recover_kernel_rank` with a known value map"; BENCHMARKS.md is edited by hand.
 
     python bench/run.py                 # trainer and spectra at 1 and 2 threads (about 10 minutes on 2 cores)
     python bench/run.py --notebooks     # also time every notebook under nbdev_test, one at a time
-    python bench/run.py --kernel        # only recover_kernel_rank's known-W_V path vs d (its own section of BENCHMARKS.md)
+    python bench/run.py --kernel        # only recover_kernel_rank's known-W_V path vs d (its own section)
 
 Timings are medians of repeated runs, interleaved so that a slow moment of a shared machine hits every variant alike;
 ratios are against a per-model loop and against the dense fp32 matmul rate measured in the same run with the same
@@ -159,24 +160,13 @@ def kernel_section(rows, n=64, L=128) -> list:
                      f"{c['s']:.3f} | {c['rank']} |")
     return lines + ['']
 
-def write_section(lines:list, head:str):
-    "Replace the section `head` of BENCHMARKS.md (up to the next '## ') with `lines`, or append it; other sections kept."
-    p = ROOT / 'BENCHMARKS.md'
-    old = p.read_text().splitlines() if p.exists() else ['# Benchmarks', '']
-    if head in old:
-        i = old.index(head)
-        j = next((k for k in range(i + 1, len(old)) if old[k].startswith('## ')), len(old))
-        old = old[:i] + lines + old[j:]
-    else: old = old + [''] * (old[-1] != '') + lines
-    p.write_text('\n'.join(old).rstrip('\n') + '\n')
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--notebooks', action='store_true', help='also time each notebook under nbdev_test')
     ap.add_argument('--reproduce', action='store_true', help='also time eb-reproduce (quick) per experiment at 1 and 2 threads')
     ap.add_argument('--batches', default='8,16,64,256')
     ap.add_argument('--threads', default='1,2')
-    ap.add_argument('--kernel', action='store_true', help="only recover_kernel_rank's known-W_V path vs d; rewrites its own section")
+    ap.add_argument('--kernel', action='store_true', help="only recover_kernel_rank's known-W_V path vs d")
     ap.add_argument('--kernel-one', help=argparse.SUPPRESS)
     ap.add_argument('--note', default='', help='a sentence added to the --kernel section (e.g. how loaded the machine was)')
     a = ap.parse_args()
@@ -186,7 +176,7 @@ def main():
     if a.kernel:
         lines = kernel_section(kernel_bench())
         if a.note: lines = lines[:-1] + ['', a.note, '']
-        write_section(lines, KERNEL_HEAD); print('\n'.join(lines)); return
+        print('\n'.join(lines)); return
     lines = [f"# Benchmarks", '', f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; torch {torch.__version__}; "
              f"{time.strftime('%Y-%m-%d')}. Medians of interleaved repeated runs (`python bench/run.py`).", '']
     for threads in [int(t) for t in a.threads.split(',')]:
@@ -225,12 +215,6 @@ def main():
         lines += ['## Notebooks under nbdev_test (one at a time)', '', '| notebook | seconds | passed |', '|---|---|---|']
         lines += [f"| {k} | {t:.1f} | {'yes' if ok else 'NO'} |" for k, (t, ok) in nt.items()]
         lines += ['', f"Sum: {sum(t for t, _ in nt.values()):.0f} s.", '']
-    prev = (ROOT / 'BENCHMARKS.md').read_text().splitlines() if (ROOT / 'BENCHMARKS.md').exists() else []
-    if KERNEL_HEAD in prev:                                               # keep the --kernel section (it has its own run)
-        i = prev.index(KERNEL_HEAD)
-        j = next((k for k in range(i + 1, len(prev)) if prev[k].startswith('## ')), len(prev))
-        lines += [''] * (lines[-1] != '') + prev[i:j]
-    (ROOT / 'BENCHMARKS.md').write_text('\n'.join(lines).rstrip('\n') + '\n')
     print('\n'.join(lines[-(len(nt) + 6):] if a.notebooks else []))
 
 if __name__ == '__main__': main()

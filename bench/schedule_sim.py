@@ -3,6 +3,7 @@
 per-config compute times (`wall_s`): sweep after sweep, each sweep's configs in their order (before issue 28's queue),
 and one queue of every sweep's configs, costliest first (`ResultsCache.compute`, after). Greedy list scheduling: a free
 worker takes the next config. Only the order changes: each config's time is its record's.
+BENCHMARKS.md, section "The paper scale's compute".
 
     python bench/schedule_sim.py [--workers 2] [--records results/paper]
 """

@@ -1,4 +1,5 @@
 """Where a quick-scale training step spends its time, and what a transposed layout of `SharedAttention` would buy.
+BENCHMARKS.md, section "The main job: `eb-reproduce` at the quick scale".
 
 The quick scale's `ladder/capacity` ensembles (L = 16, d = 8, 3 teachers × sizes {2, 3} × 3 seeds = 18 heads,
 batch 64, Adam, one torch thread) at a softmax point (γ = 0.5, β = 4) and a linear one (γ = 0.5). Three measurements,

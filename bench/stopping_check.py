@@ -5,10 +5,11 @@ both, and what the records would say: per teacher the capacity reading (ladder) 
 (attention_rank), the largest relative change of a deficient member's held-out excess, the largest held-out excess of
 a member that left at the tolerance. Members train independently, so a subset of the teachers is the same test
 (`--teachers`, default 1), at a fraction of the cost.
+BENCHMARKS.md, section "Work-saving rules".
 
 Usage: python bench/stopping_check.py ladder kind=softmax gamma=0.25 beta=4 [--teachers 1] [--tau 1e-7] [--rho 1e-3]
        python bench/stopping_check.py attention_rank kind=softmax d=8 beta=4 k=5 [--all-restarts]
-Appends one JSON line per run to bench/stopping_check.jsonl (read by paper_estimate.py for the measured savings)."""
+Appends one JSON line per run to bench/stopping_check.jsonl."""
 from __future__ import annotations
 import argparse, json, platform, sys, time
 from pathlib import Path

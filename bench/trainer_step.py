@@ -1,5 +1,6 @@
 """Milliseconds per training step of one paper-scale ensemble (ladder/capacity: L=32, d=16, 5 teachers × 5 sizes × 3
 seeds = 75 softmax heads, batch 256, Adam, one torch thread), from the slope between 20- and 60-step `fit` runs.
+BENCHMARKS.md, section "The ensemble trainer".
 
 Usage: python bench/trainer_step.py [KIND] [REPEATS]
        python bench/trainer_step.py --parts     # two component timings at the same size (medians of 15)

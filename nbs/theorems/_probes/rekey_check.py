@@ -1,4 +1,4 @@
-"""A re-keyed paper capacity record against a fresh run of its config (nbs/30_attention_rank.ipynb, § Restarts).
+"""A re-keyed paper capacity record against a fresh run of its config (nbs/theorems/31_attention_capacity.ipynb, § Restarts: when the optimum is reached).
 
 `carried_prefix` re-keyed the 16 paper capacity records from 8 restarts below k to the derived R = 4. A member trains
 independently of the others bit for bit at the quick shapes (tested in the notebook); at the paper shapes the CPU
@@ -7,7 +7,7 @@ summation order. This script runs given records' configs afresh (one thread) and
 relative difference of any slot whose relative excess is above 1e-6 (every cell the claims read off a floor), the
 largest at any slot (the 1e-14 floor is float32 round-off), and the wall time.
 
-    python bench/rekey_check.py 44fd63c7e027f477 42c824d31f26e36f     # linear d=16 k=3; softmax β=4 d=16 k=3: ≈ 8 min
+    python nbs/theorems/_probes/rekey_check.py 44fd63c7e027f477 42c824d31f26e36f     # linear d=16 k=3; softmax β=4 d=16 k=3: ≈ 8 min
 """
 import json, sys, time, torch
 from entropic_bound.theorems.attention_rank import capacity_configs, capacity_experiment

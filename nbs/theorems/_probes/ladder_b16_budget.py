@@ -1,4 +1,4 @@
-"""Does the budget decide the quick scale's R2-softmax β = 16 capacity? (nbs/20_ladder.ipynb, `B16_OPT`)
+"""Does the budget decide the quick scale's R2-softmax β = 16 capacity? (nbs/theorems/22_ladder_table.ipynb, § The near-argmax rung)
 
 At the quick scale (L = 16, d = 8) the size-k students of R2-softmax at β = 16 (γ = 0: fixed positions, near-argmax
 attention) end above the capacity tolerance TOL, a declared disagreement. This script retrains the quick β = 16
@@ -6,10 +6,10 @@ capacity config at γ = 0 at 800 steps (the old quick budget), 3000 (the budget 
 scale's 3 init seeds, one thread, and prints each teacher's best normalised excess per size and the capacity read at
 TOL. About 3 minutes (7 s, 43 s and 122 s).
 
-    python bench/ladder_b16_budget.py
+    python nbs/theorems/_probes/ladder_b16_budget.py
 """
 import time, numpy as np, torch
-from entropic_bound.theorems.ladder import capacity_configs, capacity_experiment, normalised_excess
+from entropic_bound.theorems.ladder_rungs import capacity_configs, capacity_experiment, normalised_excess
 
 if __name__ == '__main__':
     torch.set_num_threads(1)

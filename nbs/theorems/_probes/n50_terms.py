@@ -1,4 +1,4 @@
-"""The finite-L 50% point of the whitened known-σ reading (nbs/10_linear_bound.ipynb, § 4, "The size of the correction").
+"""The finite-L 50% point of the whitened known-σ reading (nbs/theorems/13_linear_bound_data.ipynb, § 4.3 "The size of the correction, derived").
 
 The whitened least-squares operator is, in distribution, W = diag(θ) ⊕ 0 + Z: Z an L×L iid N(0, σ²) matrix and θ the
 singular values of S·(AᵀA)^½ (A an nd × r* Gaussian matrix), independent of Z. This script samples that reduced model
@@ -13,11 +13,11 @@ singular values of S·(AᵀA)^½ (A an nd × r* Gaussian matrix), independent of
 One thread; about 8 minutes (`--draws 40000 --Ls 64 --ranks 4`: 5 minutes; `--logistic 64,128 --draws 5000 --Ls 64,128
 --ranks 4 --no-median`: the records' fit at the larger L, 3 minutes).
 
-    python bench/n50_terms.py [--draws 20000] [--Ls 16,32,64] [--ranks 1,4] [--logistic 16,32] [--no-median]
+    python nbs/theorems/_probes/n50_terms.py [--draws 20000] [--Ls 16,32,64] [--ranks 1,4] [--logistic 16,32] [--no-median]
 """
 import argparse, math, time
 import numpy as np, torch
-from entropic_bound.theorems.linear_bound import data_only_configs, recovery_sample_size, n50_coefficient
+from entropic_bound.theorems.linear_bound_data import data_only_configs, recovery_sample_size, n50_coefficient
 from entropic_bound.stats import fifty_point
 
 def whitened_signal(s, N, m, g):

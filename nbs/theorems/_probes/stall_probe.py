@@ -1,14 +1,14 @@
-"""The two paper-scale stalls at r ≥ k (nbs/30_attention_rank.ipynb, § At the paper scale): stationary points or slow runs?
+"""The two paper-scale stalls at r ≥ k (nbs/theorems/33_attention_estimators.ipynb, § At the paper scale): stationary points or slow runs?
 
 Each stalled member is retrained alone with its own seeds (`stall_probe`), with a second budget from its endpoint,
 and once more with 4× the budget from its initialisation; a member of the same config that reaches the infimum is the
 contrast. One thread; about 6 minutes on the 2-core CI machine. Prints one line per run and the verdicts of
 `_verdict` in the notebook (stationary: g within 3 SEs of 0; descends: the second budget lowers R by > 3 combined SEs).
 
-    python bench/stall_probe.py
+    python nbs/theorems/_probes/stall_probe.py
 """
 import math, time, torch
-from entropic_bound.theorems.attention_rank import capacity_configs, capacity_restarts_configs, stall_probe, AGREE_Z
+from entropic_bound.theorems.attention_rank_capacity import capacity_configs, capacity_restarts_configs, stall_probe, AGREE_Z
 
 torch.set_num_threads(1)
 c1 = next(c for c in capacity_configs('paper') if c['kind'] == 'softmax' and c['beta'] == 4. and c['d'] == 8

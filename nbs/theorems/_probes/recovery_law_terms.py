@@ -1,4 +1,4 @@
-"""What the recovery law's tolerance absorbs (nbs/30_attention_rank.ipynb, § Recovery, "What the tolerance absorbs").
+"""What the recovery law's tolerance absorbs (nbs/theorems/32_attention_recovery.ipynb, § "What the tolerance absorbs").
 
 The `law` claims accept an escape within 2 e-folds (the direction's transition width at θ) + 1 step of its law. This
 script measures, per recovery config (σ = 0) of a scale, the sizes of the terms the laws neglect:
@@ -13,10 +13,10 @@ script measures, per recovery config (σ = 0) of a scale, the sizes of the terms
 
 One thread; about 1 minute at the quick scale and 14 minutes at the paper scale.
 
-    python bench/recovery_law_terms.py quick
+    python nbs/theorems/_probes/recovery_law_terms.py quick
 """
 import math, sys, time, torch
-import entropic_bound.theorems.attention_rank as ar
+import entropic_bound.theorems.attention_rank_recovery as ar
 from entropic_bound.tasks import AttentionTask, Teachers
 from entropic_bound.models import AttentionHead
 from entropic_bound.train import fit
