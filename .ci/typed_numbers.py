@@ -233,12 +233,12 @@ def main(listing:bool=False) -> int:
     PERCENT.update(round(float(x), 6) for n in ESTIMATORS for x in re.findall(r'\d+(?:\.\d+)?(?:e-\d+)?', n))
     tpls = templates(sorted((ROOT / 'entropic_bound' / 'theorems').glob('*.py')))
     enforced, reported = [], []
-    reasons = set()                                      # (file, line) of the reason templates
+    reasons = set()                                      # (file, 'line:col') of the reason templates
     for sc, cl in claims.items():
         for c in cl:
             for field in ('why', 'statement'):
                 text = c.get(field) or ''
-                if not re.search(r'\d|\b(?:two|three|four|five|six|seven|eight|nine|ten)\b', text): 
+                if not re.search(r'\d|\b(?:two|three|four|five|six|seven|eight|nine|ten)\b', text):
                     if field == 'why' and text: reasons.update((t[0], t[1]) for t in trace(text, tpls)[2])
                     continue
                 lit, fld, used = trace(text, tpls)
