@@ -490,8 +490,8 @@ WHY_ALPHA_ALL = ("§32.alpha: the depth-3 scaling follows from homogeneity, whic
                  "small; once one direction has escaped W_V is no longer small, and a later direction faces a "
                  "product whose value factor has already grown.")
 WHY_ALPHA_LAW = ("§32.alpha: a direction that escapes after the others does so through the W_V they grew and "
-                 "inherits their lag behind the population path (quick, teacher 2: +3, +2 steps on directions 1, "
-                 "2), which its own steep transition (0.94 step per e-fold) does not cover.")
+                 "inherits their lag behind the population path (quick, teacher 2: the steps of directions 1 and 2 "
+                 "in `measured`), which its own steep transition (the shortest e-fold in `measured`) does not cover.")
 
 def alpha_scaling_claims(records:list, # recovery records
                          small:list=(), # recovery_alpha records (initial scale times λ)

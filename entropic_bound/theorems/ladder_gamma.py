@@ -391,7 +391,7 @@ def gamma_capacity_claims(static:list, capacity:list, inf:list, scale:str) -> li
                          all(c == k for v in caps.values() for c in v) and (not sharp or all(dec.values())),
                          f'capacities {caps}' + (f'; k − 1 side at γ = 0 decided {sum(dec.values())}/{len(dec)}'
                                                  if sharp else ''),
-                         **declared(f'{slug(lab)}/capacity')))
+                         **declared(f'{slug(lab)}/capacity', scale)))
     return out
 
 # %% ../../nbs/theorems/25_ladder_gamma.ipynb #noisy-rungs
@@ -401,10 +401,11 @@ NOISY_NOISE = ("at the quick scale, from n noisy sequences, no count of R2-softm
                "decided (`decided_reading`): the inverse's derived noise bound is at least 0.041 of its top singular "
                "value, above numerical rank's rtol (1e-2, 1e-3) and, over the L − k tail values, enough to move energy "
                "rank 0.99 (§2, from noisy data; §5, the gate)")
-NOISY_INV_WHY = ("§domain: noisy R2-softmax at β = 4 is outside the inverse's domain. A(E)'s smallest entries (≈ "
-                 "e^−13 of the largest) lie below the estimate's noise.")
+NOISY_INV_WHY = ("§domain: noisy R2-softmax at β = 4 is outside the inverse's domain. A(E)'s smallest entries, "
+                 "relative to the largest, lie below the estimate's noise (`NOISY_INV`).")
 NOISY_NOISE_WHY = ("§gate: from noisy quick data no count of R2-softmax is decided. The inverse's derived noise "
-                   "bound is at least 0.041 of its top singular value.")
+                   "bound, as a share of its top singular value, lies above both numerical ranks' rtol "
+                   "(`NOISY_NOISE`).")
 NOISY_DECLARED = {('softmax', 0, 4): dict(expect=False, why=NOISY_INV_WHY),  # (kind, γ, β): reads_k's declared verdict
                   ('softmax', 0, 1): dict(expect={'quick': False}, why=NOISY_NOISE_WHY)}
 # with the calibrated bound R1 reads k on every decided count at both scales (energy rank 0.99), and R2-softmax

@@ -471,7 +471,7 @@ def rung_claims(static:list, capacity:list, inf:list, scale:str) -> list:
                          + (' (the k − 1 side decided for each: `sharp_capacity`)' if sharp else ''),
                          all(x == k for x in c) and (not sharp or all(dec.values())), f'capacities {c}'
                          + (f'; k − 1 side decided {sum(dec.values())}/{len(dec)}' if sharp else ''),
-                         **declared(f'{i}/capacity')))
+                         **declared(f'{i}/capacity', scale)))
         rd = [static_reading(m, p[0]) for m in ms]
         if p[1] == 1:
             out += [claim(f'{i}/static_fails', f'{name}: no static map reaches the Bayes risk (unexplained share > '

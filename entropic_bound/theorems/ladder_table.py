@@ -149,9 +149,12 @@ B16_INV = ("outside softmax's inverse domain: at β = 16 the logit row spread ov
 # every number GAMMA_DOMAIN and B16_INV quote is recomputed from each scale's records and asserted (`quoted`, after the
 # γ-rung claims and in § At the paper scale)
 # the short reasons the claims carry; the full arguments above (B16_FLOOR, B16_INV) are what this appendix derives
-B16_FLOOR_WHY = ("§beta16: at β = 16 TOL does not separate k − 1 from k. At γ = 0 (near-argmax softmax at fixed "
-                 "positions) a size-(k−1) student reaches TOL for two of three quick teachers; at the paper scale "
-                 "no search decides the k − 1 side. Deficiency itself holds.")
+B16_FLOOR_WHY = dict(  # per scale: each true at the scale it is published at (the counts are in each claim's measured)
+    quick="§beta16: at β = 16 TOL does not separate k − 1 from k at the quick scale. At γ = 0 (near-argmax softmax "
+          "at fixed positions) a size-(k−1) student reaches TOL for some teachers. Deficiency itself holds.",
+    paper="§beta16: at the paper scale TOL separates k − 1 from k (`tolerance_separates` holds) and every capacity "
+          "reads k, but at β = 16, γ = 0 (near-argmax softmax at fixed positions) the search does not decide the "
+          "k − 1 side for every teacher (`sharp_capacity`). Deficiency itself holds.")
 B16_INV_WHY = ("§domain: at β = 16 no static softmax estimate exists. The logit row spread exceeds softmax's "
                "inverse domain D₀, so the estimate's smallest entry is ≤ 0 for every teacher.")
 DECLARED = {  # local id: the declared verdict and its reason (the sections named explain each)
@@ -162,7 +165,11 @@ DECLARED = {  # local id: the declared verdict and its reason (the sections name
     'softmax_beta=16/capacity': dict(expect=False, why=B16_FLOOR_WHY),
     'tolerance_separates': dict(expect={'quick': False}, why=B16_FLOOR_WHY),
 }
-def declared(id:str) -> dict: return DECLARED.get(id, {})
+def declared(id:str, scale:str=None) -> dict:
+    "The declared verdict and reason of a local id; a reason given per scale is the one of `scale` (else the current)."
+    d = dict(DECLARED.get(id, {}))
+    if isinstance(d.get('why'), dict): d['why'] = d['why'][scale or get_scale()]
+    return d
 
 # `rung_claims` follows §2's closed form (it asks the β = 16 capacity's k − 1 side decided: `sharp_decided`)
 
@@ -284,7 +291,8 @@ def tolerance_claims(capacity:list, scale:str) -> list:
                   'β = 16, γ = 0 the students found bound the class from above only, `sharp_capacity`)',
                   min(lo.values()) > TOL, f'smallest at k − 1: {min(lo.values()):.1e} {worst(lo, lambda x: -x)} '
                   f'({min(lo.values()) / TOL:.1f} TOL); largest at k (shown): '
-                  f'{max(hi.values()):.1e} {worst(hi, lambda x: x)}', kind='check', **declared('tolerance_separates')),
+                  f'{max(hi.values()):.1e} {worst(hi, lambda x: x)}', kind='check',
+                  **declared('tolerance_separates', scale)),
             claim('budget_window', 'the step budget decides no capacity verdict: no run of size ≥ k ends within a '
                   f'factor {NEAR:g} of TOL (each reaches round-off or stalls above {NEAR:g} TOL), at every point whose '
                   'stall rate agrees with the pooled one; at a flagged point (`restart_claims`), where runs stall by '

@@ -293,7 +293,8 @@ def n50_claims(records:list) -> list:
               why=WHY_LOGISTIC, after_data=True)]
 
 # declared after the data: the logistic reading disagreed with the derived b first, then the reduced model showed why
-WHY_LOGISTIC = ("§4.6: the logistic in log n fitted over 0.4–2 n₀ assumes a symmetric curve, but the detection "
+WHY_LOGISTIC = (f"§4.6: the logistic in log n fitted over {min(DATA_ONLY_FACTORS):g}–{max(DATA_ONLY_FACTORS):g} n₀ "
+                "assumes a symmetric curve, but the detection "
                 "margin is skewed (κ₃ > 0, derived), so the fit reads the 50% point low at O(1/L); that bias is "
                 "measured on the reduced model of the whitened operator, not derived.")
 

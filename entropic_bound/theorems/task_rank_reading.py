@@ -150,12 +150,12 @@ def within_step(a:float, b:float) -> bool:
 _NO_READING = ('§the-guard: no reading: at the quick budget full rank does not beat the bigram model, so the scale '
               'checks the pipeline, not the task.')
 _UNRESOLVED_TOO = ('At the paper scale it is declared unresolved (§the-margin): ε G must exceed the seed-to-seed '
-                   'margin δ, which at ε = 0.01 needs G ≥ 100 δ.')
+                   'margin δ, which at ε = {eps:g} needs G ≥ {need:g} δ.')           # formatted with the claim's ε
 
 # Declared at the paper scale after its records were seen (each claim carries `after_data` there): the forecast
-# G ≥ 20 δ did not hold (the gap is about 11 δ), and the rank means do not tell a hinge from a power law.
-_MARGIN_05 = ('At the paper scale ε G is below the seed-to-seed margin δ (the gap is about 11 δ, not the 20 δ '
-              'forecast), so the rule reports r_task(0.05) unresolved (§the-margin).')
+# G ≥ δ/ε did not hold (the gap G and δ: `full_rank_reads`), and the rank means do not tell a hinge from a power law.
+_MARGIN_05 = ('At the paper scale ε G is below the seed-to-seed margin δ (the gap G falls short of the {need:g} δ '
+              'forecast; G and δ: `full_rank_reads`), so the rule reports r_task({eps:g}) unresolved (§the-margin).')
 _NO_RANK_05 = 'At the paper scale r_task(0.05) is unresolved (§the-margin): no rank to compare with.'
 _KNEE_FLAT = ('At the paper scale a hinge and a power law fit the rank means alike (ΔBIC near 0), so no sharp '
               'knee is read (§the-knee).')
@@ -164,8 +164,9 @@ def _expect(eps:float=None, # the claim's ε (None: the guard and the knee)
             paper:str=None, # a reason declared at the paper scale after its data, or None
            ) -> tuple:
     "(expect, why) of a task claim: no reading at quick; at paper, ε = 0.01 unresolved, and `paper` when given."
-    if eps == 0.01: return dict(quick=False, paper=False), _NO_READING + ' ' + _UNRESOLVED_TOO
-    if paper: return dict(quick=False, paper=False), _NO_READING + ' ' + paper
+    fill = lambda s: s.format(eps=eps, need=1 / eps) if eps else s         # the ε and the gap δ/ε it needs
+    if eps == 0.01: return dict(quick=False, paper=False), _NO_READING + ' ' + fill(_UNRESOLVED_TOO)
+    if paper: return dict(quick=False, paper=False), _NO_READING + ' ' + fill(paper)
     return dict(quick=False, paper=True), _NO_READING
 
 def _after(records:list, paper:str=None) -> bool:
