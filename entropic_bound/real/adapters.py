@@ -58,12 +58,20 @@ class Family:
     def tiny_config(self) -> dict:
         "model_type and sizes of a tiny model of the family (2 layers, 4 heads of 8 dimensions, 128 positions)."
         raise NotImplementedError
+    # what a factored checkpoint (`eb-compress`) replaces and keeps
+    qkv_modules:tuple = ()        # the attention module's submodules that hold its query, key and value maps
+    def attention_output(self, attn, o:torch.Tensor) -> torch.Tensor:
+        "The attention module's own map of its heads' concatenated outputs o (B, L, H·d_h), as its forward applies it."
+        raise NotImplementedError(f"family {self.name!r} does not say what its attention module does after the heads "
+                                  "(attention_output), so it cannot run factored")
     def __repr__(self): return f"{type(self).__name__}({self.name!r})"
 
 # %% ../../nbs/real/50_adapters.ipynb #40ec98d0
 class LinearFamily(Family):
     "A family whose attention module holds three `nn.Linear` projections, named by `projections`."
     projections:dict = dict(q='q_proj', k='k_proj', v='v_proj')
+    @property
+    def qkv_modules(self) -> tuple: return tuple(self.projections.values())
     def linear(self, attn, which:str) -> torch.nn.Linear:
         if which not in self.projections:
             raise ValueError(f"which must be one of {', '.join(self.projections)}, got {which!r}")

@@ -108,6 +108,7 @@ def load_model(model:str, # see `resolve_model`
                dtype=torch.float32, # the model's dtype (float64 for the reproduction check)
                offline:bool=True, # never touch the network
                device='cpu', # where the model runs ('cpu', 'cuda', 'cuda:N')
+               full:bool=False, # the checkpoint's own class (`config.architectures`, e.g. with its LM head)
               ) -> tuple:
     "(model, tokenizer, family): the base model in eval mode with eager attention, its tokenizer, its `Family`."
     if offline: os.environ.setdefault('HF_HUB_OFFLINE', '1')
@@ -123,8 +124,17 @@ def load_model(model:str, # see `resolve_model`
     if not tok('a b c', add_special_tokens=False)['input_ids']:
         raise ValueError(f"the tokenizer of model {model!r} encodes no tokens (are its files missing from "
                          f"{path}?): save it next to the model (tokenizer.save_pretrained)")
-    with quiet(): m = AutoModel.from_pretrained(path, local_files_only=offline, attn_implementation='eager',
-                                                dtype=dtype)
+    cls = AutoModel
+    if full:
+        import transformers
+        cls = getattr(transformers, (AutoConfig.from_pretrained(path, local_files_only=offline).architectures
+                                     or ['AutoModel'])[0], AutoModel)
+    from safetensors import SafetensorError
+    try:
+        with quiet(): m = cls.from_pretrained(path, local_files_only=offline, attn_implementation='eager', dtype=dtype)
+    except SafetensorError as e:
+        raise ValueError(f"the weights of model {model!r} (in {path}) are not a readable safetensors file "
+                         f"({e}): the file is corrupt or truncated; download or save it again") from None
     return m.to(device).eval(), tok, fam
 
 # %% ../../nbs/real/50_loading.ipynb #d45a0c4e

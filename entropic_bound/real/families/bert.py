@@ -18,6 +18,9 @@ class Bert(LinearFamily):
     projections = dict(q='query', k='key', v='value')
     def layers(self, base): return base.encoder.layer
     def attention(self, block): return block.attention.self
+    def attention_output(self, attn, o):
+        "None: the block's `attention.output` (dense, dropout, residual, norm) follows the self-attention module."
+        return o
     def causal(self, config) -> bool: return bool(getattr(config, 'is_decoder', False))
     def context_length(self, config) -> int:
         "RoBERTa offsets its positions by 2."

@@ -17,6 +17,8 @@ class GPT2(Family):
     name, model_types = 'gpt2', ('gpt2',)
     forward_kwargs = dict(use_cache=False)
     thirds = dict(q=0, k=1, v=2)
+    qkv_modules = ('c_attn',)
+    def attention_output(self, attn, o): return attn.resid_dropout(attn.c_proj(o))
     def layers(self, base): return base.h
     def attention(self, block): return block.attn
     def _columns(self, attn, which:str) -> slice:

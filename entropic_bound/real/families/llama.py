@@ -19,6 +19,7 @@ class Llama(LinearFamily):
     forward_kwargs = dict(use_cache=False)
     def layers(self, base): return base.layers
     def attention(self, block): return block.self_attn
+    def attention_output(self, attn, o): return attn.o_proj(o)
     def tiny_config(self) -> dict:
         return dict(model_type='llama', hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                     num_key_value_heads=2, intermediate_size=64, max_position_embeddings=128)
