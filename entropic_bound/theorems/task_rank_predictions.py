@@ -338,8 +338,10 @@ def allocation_claims(uniform:list, allocations:list) -> list:
                f"threshold ℓ̄_full + εG + δ = {thr:.4f}")
         exp, why, _ = _declare()
         out.append(claim(f'{p}/reaches_full', f'the {p.replace("_", "-")} allocation, trained from scratch, reaches '
-                         f'full rank within ε G + δ at ε = {e}', bool(R['guard'] and l.mean() <= thr), msr, exp,
-                         why))
+                         f'full rank within ε G + δ at ε = {e} (a check: every head gets at least r_task({e}), the '
+                         'uniform rank from which every rank reaches full rank, so `rank_needed` decides it; random '
+                         'allocations of the same totals reach it too)', bool(R['guard'] and l.mean() <= thr),
+                         msr + f"; smallest head rank {int(a.min())}", exp, why, kind='check'))
     for p in PREDICTORS[:2]:
         l, rnd = A[p][1], np.concatenate(random_losses(A, p))
         msr = f"ℓ̄ = {l.mean():.4f}, random draws of the same total {rnd.mean():.4f}, δ = {R['delta']:.4f}"
