@@ -17,7 +17,8 @@ __all__ = ['HOLD', 'CONFIDENCE', 'ALTERNATIVE', 'CLASSES', 'RateBound', 'rate_bo
            'flip_test', 'audit_rows', 'audit_counts', 'audit_markdown']
 
 # %% ../../nbs/harness/94_power_audit.ipynb #d65a813d
-HOLD, CONFIDENCE, ALTERNATIVE = .8, .95, 2.   # the chance a count at rate α passes; the bound's level; the rate to catch (×α)
+# the chance that a count at rate α passes; the certified bound's level; the rate to catch (× α)
+HOLD, CONFIDENCE, ALTERNATIVE = .8, .95, 2.
 
 class RateBound(NamedTuple):
     "A pooled upper-bound test of an over-count rate, designed from the draws alone."

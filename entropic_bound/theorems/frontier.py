@@ -10,8 +10,8 @@ from ..harness.theorem import Theorem
 from ..harness.audit import move_rate
 from ..stats import binomial_tail
 from entropic_bound.theorems.frontier_cells import (cell_configs, frontier_configs, frontier_experiment,
-    frontier_groups, frontier_figure_of, frontier_detail_of, linear_claims, softmax_claims, control_claims, ALPHA, FAMILY,
-    overcount_regimes)
+    frontier_groups, frontier_figure_of, frontier_detail_of, linear_claims, softmax_claims, control_claims, ALPHA,
+    FAMILY, overcount_regimes)
 
 # %% auto #0
 __all__ = ['THEOREM', 'frontier_claims', 'frontier_cell_claims', 'overcount_power', 'run_frontier', 'section_link']
@@ -55,7 +55,8 @@ def _overcount_flip(records:list) -> list:
 THEOREM.audit('cells', 'overcount/*', alternative='a count over-counts at 2α (α = 0.01) in every regime L of a kind',
               power=overcount_power, flip=_overcount_flip,
               design='kept per regime: one exact binomial test per L, Bonferroni over the 7 regimes, fails if any '
-                     'regime shows more than α; a regime alone catches 2α with chance 43–99%, all of a kind together ≥ 99%')
+                     'regime shows more than α; a regime alone catches 2α with chance 43–99%, all of a kind together '
+                     '≥ 99%')
 
 def run_frontier(cache:ResultsCache, # the results cache of one scale
                 ) -> dict:
