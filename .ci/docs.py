@@ -4,13 +4,16 @@
 build: nbdev's processed notebooks (`_proc/`, with `show_doc` API docs) rendered to `_docs/` by Sphinx + MyST-NB + sphinx-book-theme.
 test:  headless Chromium opens the index and every notebook page and checks that math is typeset, figures load and API
        entries exist; screenshots go to `_docs/screenshots/`.
-check-readme: README.md is what `index.ipynb` generates (nbdev_readme needs quarto, so we generate it here).
+check-readme: README.md is what `index.ipynb` generates (nbdev_readme needs quarto, so we generate it here), and the
+       index's Markdown outputs (the results table, the quickest result) are what the records give today: each such
+       cell is run again here and its Markdown compared with the stored output and with README.md.
+index: run the index's cells again and store the Markdown outputs they give today (then `readme`).
 nbdev-docs: nbdev's own `nbdev_docs`, run on a copy of the checkout with a stand-in `quarto` on PATH
        (.ci/fakequarto: it records its arguments), must get through every step up to Quarto's render: `_proc/` holds every
        notebook, each exported function and class has its `show_doc` entry, the stand-in was asked to render the site,
        and the regenerated `nbs/sidebar.yml` is the committed one.
 """
-import json, os, re, shutil, subprocess, sys, time
+import ast, json, os, re, shutil, subprocess, sys, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +64,7 @@ def readme_text() -> str:
         src = ''.join(c['source'])
         if c['cell_type'] == 'markdown': out.append(readme_links(src))
         elif c['cell_type'] == 'code' and not src.lstrip().startswith(('#| hide', 'assert')):
-            out.append('``` python\n' + src + '\n```')
+            if not re.search(r'^#\|\s*echo:\s*false', src, re.M): out.append('``` python\n' + src + '\n```')
             for o in c.get('outputs', []):
                 d = o.get('data', {})
                 if 'text/markdown' in d: out.append(readme_links(''.join(d['text/markdown'])))
@@ -230,8 +233,44 @@ def nbdev_docs_check():
     print(f"nbdev_docs: {n - len(failures)} passed, {len(failures)} failed")
     if failures: sys.exit(1)
 
+def index_outputs() -> list:
+    "(cell, stored Markdown, Markdown today) of each index cell that shows Markdown: every code cell run again."
+    nb, ns, out = json.loads((NBS / 'index.ipynb').read_text()), {}, []
+    sys.path.insert(0, str(ROOT))                                   # the package of this checkout, and its records
+    for i, c in enumerate(nb['cells']):
+        if c['cell_type'] != 'code': continue
+        tree = ast.parse(''.join(c['source']))
+        md = [''.join(o['data']['text/markdown']) for o in c.get('outputs', []) if 'text/markdown' in o.get('data', {})]
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, f'index.ipynb cell {i}', 'exec'), ns)
+        if last is None: continue
+        value = eval(compile(ast.Expression(last.value), f'index.ipynb cell {i}', 'eval'), ns)
+        if hasattr(value, '_repr_markdown_') or md:                 # a cell that shows Markdown, or stored some
+            out.append((i, md[0] if md else None, getattr(value, '_repr_markdown_', lambda: repr(value))()))
+    return out
+
+def store_index_outputs():
+    "Store in nbs/index.ipynb the Markdown outputs its cells give today (what `check-readme` compares)."
+    path = NBS / 'index.ipynb'
+    outs = index_outputs(); nb = json.loads(path.read_text())
+    for i, _, md in outs:
+        lines = md.splitlines(keepends=True)
+        nb['cells'][i]['outputs'] = [{'data': {'text/markdown': lines, 'text/plain': lines}, 'execution_count': None,
+                                      'metadata': {}, 'output_type': 'execute_result'}]
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + '\n')
+    print(f"stored the Markdown of {len(outs)} cells of {path.relative_to(ROOT)}; now: python .ci/docs.py readme")
+
 def check_readme():
-    want, have = readme_text(), (ROOT / 'README.md').read_text()
+    readme = (ROOT / 'README.md').read_text()
+    for i, stored, today in index_outputs():                       # the records' numbers, as the records give them
+        if stored == today and readme_links(today) in readme: continue
+        if stored != today: where, have, now = 'the stored output of nbs/index.ipynb', (stored or '').splitlines(), today
+        else: where, have, now = 'README.md', readme.splitlines(), readme_links(today)
+        want = [l for l in now.splitlines() if l.strip() and l not in have]
+        print(f"{where} differs from what results/*/claims.json give today (index cell {i}); the records give:\n"
+              + '\n'.join('  ' + (l if len(l) < 300 else '… ' + l[-240:]) for l in want[:8]) + "\nrun `python .ci/docs.py index`, then "
+              "`python .ci/docs.py readme`, and commit both"); sys.exit(1)
+    want, have = readme_text(), readme
     if want != have:
         print("README.md is not what nbs/index.ipynb generates: run `python .ci/docs.py readme` and commit it"); sys.exit(1)
     print("README.md is current")
@@ -239,8 +278,9 @@ def check_readme():
 if __name__ == '__main__':
     cmd = sys.argv[1] if len(sys.argv) > 1 else 'build'
     if cmd == 'readme': (ROOT / 'README.md').write_text(readme_text()); print('wrote README.md')
+    elif cmd == 'index': store_index_outputs()
     elif cmd == 'check-readme': check_readme()
     elif cmd == 'nbdev-docs': nbdev_docs_check()
     elif cmd == 'build': build()
     elif cmd == 'test': test()
-    else: sys.exit(f"usage: {sys.argv[0]} build|test|readme|check-readme|nbdev-docs")
+    else: sys.exit(f"usage: {sys.argv[0]} build|test|readme|check-readme|index|nbdev-docs")

@@ -8,8 +8,8 @@ import html, re
 from dataclasses import dataclass, field
 
 # %% auto #0
-__all__ = ['SCALES', 'KINDS', 'slug', 'check_id', 'Claim', 'claim', 'claims_markdown', 'claims_html', 'duplicate_ids',
-           'ClaimTable', 'check_claims']
+__all__ = ['SCALES', 'KINDS', 'NO_READING', 'AS_DECLARED', 'slug', 'check_id', 'Claim', 'claim', 'claims_markdown', 'claims_html',
+           'duplicate_ids', 'category', 'Counts', 'ClaimTable', 'check_claims']
 
 # %% ../../nbs/harness/06_claims.ipynb #87c292d6
 _ID = re.compile(r'^[A-Za-z0-9_.=+-]+(/[A-Za-z0-9_.=+-]+)*$')
@@ -31,7 +31,9 @@ def check_id(id:str) -> str:
 
 # %% ../../nbs/harness/06_claims.ipynb #04b974a8
 SCALES = ('quick', 'paper')
-KINDS = ('claim', 'check')
+KINDS = ('claim', 'check', 'weak')
+NO_READING = 'no reading'   # `holds` of a reading that cannot resolve its question at this budget (its verdict)
+AS_DECLARED = ('holds', 'disagrees (declared)', NO_READING)   # the verdicts that are not unexpected
 
 def _expect(expect, why:str, id:str):
     "`expect` validated: a bool or {scale: bool}; a declared disagreement has a `why` naming its section."
@@ -53,10 +55,10 @@ class Claim:
     id:str # stable and unique: '<experiment>/<judge>/<local id>' once its theorem's table has judged it
     statement:str # the claim as the notebook words it
     measured:str # the numbers behind the verdict
-    holds:bool # the measurement's verdict
+    holds:bool|None # the measurement's verdict (None: no reading)
     expect:bool|dict=True # the declared verdict: a bool, or {scale: bool} where the scales differ
     why:str='' # the reason of a declared disagreement: names the section that explains it
-    kind:str='claim' # 'claim' (a statement of the theory) or 'check' (an identity or symmetry: tests the code)
+    kind:str='claim' # 'claim' (of the theory), 'check' (an identity or symmetry: tests the code), 'weak' (low power)
     theorem:str='' # the title of the theorem whose table judged it
     scale:str|None=None # the scale of the records it was judged on (None: the current scale)
     after_data:bool=False # its declared verdict was set after the verdict had been seen (shown in every report)
@@ -68,33 +70,43 @@ class Claim:
             s = get_scale()
         return self.expect.get(s, True)
     def verdict(self, scale:str=None) -> str:
-        "'holds', 'disagrees (declared)', 'disagrees (unexpected)' or 'holds (unexpected)'."
+        "'holds', 'disagrees (declared)', 'no reading', 'disagrees (unexpected)' or 'holds (unexpected)'."
+        if self.holds is None: return NO_READING
         e = self.expected(scale)
         if self.holds: return 'holds' if e else 'holds (unexpected)'
         return 'disagrees (declared)' if not e else 'disagrees (unexpected)'
-    def unexpected(self, scale:str=None) -> bool: return self.holds != self.expected(scale)
+    def unexpected(self, scale:str=None) -> bool: return self.holds is not None and self.holds != self.expected(scale)
     def to_json(self, scale:str=None) -> dict:
         "The record of the verdict that `claims.json` and the reports carry."
         return dict(id=self.id, kind=self.kind, statement=self.statement, measured=self.measured, holds=self.holds,
-                    expected=self.expected(scale), why=self.why if not self.expected(scale) else '',
+                    expected=self.expected(scale), why=self.why if self._why_shown(scale) else '',
                     verdict=self.verdict(scale)) | ({'declared_after_data': True} if self.after_data else {})
+    def _why_shown(self, scale:str=None) -> bool: return self.holds is None or not self.expected(scale)
     def __repr__(self):
-        why = f" [{self.why}]" if not self.expected() else ''
+        why = f" [{self.why}]" if self._why_shown() else ''
         return f"[{self.verdict()}{why}] {self.id}: {self.statement} ({self.measured})"
 
 def claim(id:str, # local id: the literal after '<experiment>/<judge>/' (see `Theorem.claims`)
           statement:str, # the claim as the notebook words it
-          holds, # the verdict (coerced to bool)
+          holds, # the verdict (coerced to bool), or NO_READING: the reading cannot resolve it here
           measured:str='', # the numbers behind it
           expect:bool|dict=True, # declared verdict (False: a declared disagreement), or {scale: bool}
           why:str='', # reason of a declared disagreement, naming its section ('§')
-          kind:str='claim', # 'claim' or 'check' (a check of the code: an identity or a symmetry)
+          kind:str='claim', # 'claim', 'check' (a check of the code: an identity or a symmetry) or 'weak' (low power)
           after_data:bool=False, # True: `expect` was declared after this verdict had been seen
          ) -> Claim:
     "A `Claim`, validated."
     check_id(id)
     if kind not in KINDS: raise ValueError(f"claim {id}: kind must be one of {KINDS}, got {kind!r}")
-    return Claim(id, statement, measured, bool(holds), _expect(expect, why, id), why, kind, after_data=bool(after_data))
+    if isinstance(holds, str):
+        if holds != NO_READING:
+            raise ValueError(f"claim {id}: holds must be a truth value or NO_READING, got {holds!r}")
+        if '§' not in (why or ''):
+            raise ValueError(f"claim {id}: a no reading needs a `why` that names the section deriving the budget "
+                             f"(with '§'), got {why!r}")
+        holds = None
+    else: holds = bool(holds)
+    return Claim(id, statement, measured, holds, _expect(expect, why, id), why, kind, after_data=bool(after_data))
 
 # %% ../../nbs/harness/06_claims.ipynb #9d4c053e
 def _cell(x) -> str: return str(x).replace('|', '/').replace('\n', ' ')
@@ -103,7 +115,7 @@ def claims_markdown(rows:list) -> str:
     "A Markdown table of claim records (`Claim.to_json` dicts): verdict, id, claim, measured."
     out = ['| verdict | id | claim | measured |', '|---|---|---|---|']
     for r in rows:
-        v = r['verdict'] + (f": {r['why']}" if r['why'] else '') + (' (check)' if r['kind'] == 'check' else '')
+        v = r['verdict'] + (f": {r['why']}" if r['why'] else '') + (f" ({r['kind']})" if r['kind'] != 'claim' else '')
         v += ' (declared after the data)' if r.get('declared_after_data') else ''
         out.append(f"| {_cell(v if r['verdict'] == 'holds' else f'**{v}**')} | `{r['id']}` | {_cell(r['statement'])} "
                    f"| {_cell(r['measured'])} |")
@@ -112,10 +124,10 @@ def claims_markdown(rows:list) -> str:
 def claims_html(rows:list) -> str:
     "An HTML table of claim records: verdict (coloured), id, claim, measured."
     e = html.escape
-    cls = {'holds': 'ok', 'disagrees (declared)': 'declared'}
+    cls = {'holds': 'ok', 'disagrees (declared)': 'declared', NO_READING: 'declared'}
     body = ''.join(f"<tr><td class='{cls.get(r['verdict'], 'no')}'>{e(r['verdict'])}"
                    f"{'<br><i>' + e(r['why']) + '</i>' if r['why'] else ''}"
-                   f"{' (check)' if r['kind'] == 'check' else ''}"
+                   f"{' (' + r['kind'] + ')' if r['kind'] != 'claim' else ''}"
                    f"{' (declared after the data)' if r.get('declared_after_data') else ''}</td>"
                    f"<td><code>{e(r['id'])}</code></td>"
                    f"<td>{e(r['statement'])}</td><td>{e(r['measured'])}</td></tr>" for r in rows)
@@ -126,14 +138,66 @@ def duplicate_ids(claims:list) -> list:
     ids = [c.id if isinstance(c, Claim) else c['id'] for c in claims]
     return sorted({i for i in ids if ids.count(i) > 1})
 
+def category(rec:dict) -> str:
+    "Where a claim record counts: 'held', 'disagreed' (as predicted), 'surprise', 'no reading', 'check' or 'weak'."
+    if (kind := rec.get('kind', 'claim')) != 'claim': return kind
+    if rec['verdict'] == NO_READING: return NO_READING
+    if rec.get('declared_after_data') or rec['verdict'] not in AS_DECLARED: return 'surprise'
+    return 'held' if rec['verdict'] == 'holds' else 'disagreed'
+
+@dataclass
+class Counts:
+    "The three counts of claims (held, disagreed as predicted, surprises), and what is counted apart."
+    held:int=0 # claims that hold, as declared before the data
+    disagreed:int=0 # claims that disagree, as declared before the data
+    surprises:int=0 # claims declared after the data (either verdict), or with an unexpected verdict
+    after_data:int=0 # of the surprises: declared after the data
+    unexpected:int=0 # records of every kind whose verdict is not the declared one (CI fails on any)
+    no_reading:int=0; checks:int=0; weak:int=0 # counted apart
+    @property
+    def claims(self) -> int: return self.held + self.disagreed + self.surprises + self.no_reading
+    @property
+    def total(self) -> int: return self.claims + self.checks + self.weak
+    def add(self, rec:dict):
+        "Count one claim record (a `Claim.to_json` dict)."
+        k = category(rec)
+        if k == 'surprise': self.after_data += bool(rec.get('declared_after_data'))
+        self.unexpected += rec['verdict'] not in AS_DECLARED
+        key = {'held': 'held', 'disagreed': 'disagreed', 'surprise': 'surprises', NO_READING: 'no_reading',
+               'check': 'checks', 'weak': 'weak'}[k]
+        setattr(self, key, getattr(self, key) + 1)
+        return self
+    @classmethod
+    def of(cls, claims:list, scale:str=None) -> Counts:
+        "The counts of `claims` (Claims, judged at `scale`, or their records)."
+        c = cls()
+        for x in claims: c.add(x.to_json(scale) if isinstance(x, Claim) else x)
+        return c
+    def __add__(self, o:Counts) -> Counts:
+        return Counts(*(getattr(self, f) + getattr(o, f) for f in self.__dataclass_fields__ if f != 'notes'))
+    def apart(self) -> str:
+        "'apart: 48 checks, 3 weak, 2 no reading' (the parts that are not zero), or ''."
+        parts = [f"{n} {w}" for n, w in ((self.checks, 'checks'), (self.weak, 'weak'), (self.no_reading, NO_READING))
+                 if n]
+        return f"apart: {', '.join(parts)}" if parts else ''
+    def __str__(self) -> str:
+        "'305 held · 17 disagreed as predicted · 24 surprises (apart: 48 checks)'; '—' when nothing was counted."
+        if not self.total: return '—'
+        s = (f"{self.held} held · {self.disagreed} disagreed as predicted · {self.surprises} "
+             f"surprise{'s' * (self.surprises != 1)}")
+        s += f" ({a})" if (a := self.apart()) else ''
+        return s + (f"; **{self.unexpected} unexpected**" if self.unexpected else '')
+    def line(self) -> str:
+        "The summary line: 'N claims: <the three counts> (apart: …); A declared after the data, U unexpected'."
+        s = str(self).split('; **')[0] if self.total else '0 held · 0 disagreed as predicted · 0 surprises'
+        return f"{self.claims} claims: {s}; {self.after_data} declared after the data, {self.unexpected} unexpected"
+
 class ClaimTable(list):
     "Claims, shown as a table (declared disagreements with their reasons, unexpected verdicts in bold)."
     def rows(self) -> list: return [c.to_json() for c in self]
     def unexpected(self) -> list: return [c for c in self if c.unexpected()]
-    def summary(self) -> str:
-        n = {v: sum(c.verdict() == v for c in self) for v in ('holds', 'disagrees (declared)')}
-        return (f"{len(self)} claims: {n['holds']} hold, {n['disagrees (declared)']} disagree as declared, "
-                f"{len(self.unexpected())} unexpected")
+    def counts(self) -> Counts: return Counts.of(self)
+    def summary(self) -> str: return self.counts().line()
     def _repr_markdown_(self) -> str: return f"{self.summary()}\n\n{claims_markdown(self.rows())}"
     def __repr__(self): return '\n'.join([self.summary()] + [repr(c) for c in self])
 

@@ -4,17 +4,18 @@
 
 # %% ../../nbs/harness/90_cli.ipynb #3d8d45b6
 from __future__ import annotations
-import argparse, importlib, json, os, pkgutil, re, sys, time
+import argparse, importlib, json, os, pkgutil, re, sys, threading, time
+from typing import Callable
 from pathlib import Path
 from .experiment import ResultsCache, SCALES, get_scale, default_device, MissingRecords, results_root
 from .experiment import provenance, set_style, config_key
 from .executors import SerialExecutor, ProcessExecutor, RayExecutor, cpu_cores
-from .claims import ClaimTable
+from .claims import ClaimTable, Counts
 from .report import claims_json, write_report, published_root, PaperResults, paper_results, tally
 
 # %% auto #0
-__all__ = ['EXPERIMENTS', 'discover', 'theorem', 'UsageError', 'Interrupted', 'default_workers', 'queue', 'Run', 'reproduce',
-           'main']
+__all__ = ['EXPERIMENTS', 'discover', 'theorem', 'UsageError', 'Interrupted', 'default_workers', 'queue', 'Run', 'Progress',
+           'reproduce', 'main']
 
 # %% ../../nbs/harness/90_cli.ipynb #8e4144de
 _TABLE = re.compile(r'^THEOREM = \w*Theorem\(', re.M)
@@ -99,10 +100,10 @@ def _open_cache(scale, device, out, force, threads, workers, ray, gpus_per_task,
 def queue(cache:ResultsCache, # the run's cache (its scale and device give the configs)
           names:list, # experiments
          ) -> list:
-    "(experiment, config, fn, cost) of every sweep of `names` that a worker can run; cost: the published record's s."
-    # the cost is what ordering needs, not a prediction: the wall time of the same config's published record (the
-    # paper scale ships its records), else the sweep's own `cost`, else 0 (then the sweeps' order). Configs are a
-    # function of the scale and device alone (a flagged point's are pinned), so none waits on another's records
+    "(experiment, config, fn, cost) of every sweep of `names` a worker can run; cost: the published record's s."
+    # the cost orders the queue and feeds the progress estimate: the wall time of the same config's published record
+    # (both scales ship their records), else the sweep's own `cost`, else None (unknown: the sweeps' order). Configs
+    # are a function of the scale and device alone (a flagged point's are pinned), so none waits on another's records
     pub = published_root() / cache.scale
     jobs = []
     for name in names:
@@ -113,8 +114,8 @@ def queue(cache:ResultsCache, # the run's cache (its scale and device give the c
             e = T.experiment(s.name)
             for c in T.configs(s.name, cache.scale, cache.device):
                 p = pub / e / f"{config_key(e, c)}.json"
-                try: cost = json.loads(p.read_text())['wall_s'] if p.exists() else (s.cost(c) if s.cost else 0.)
-                except (OSError, ValueError, KeyError): cost = 0.
+                try: cost = json.loads(p.read_text())['wall_s'] if p.exists() else (s.cost(c) if s.cost else None)
+                except (OSError, ValueError, KeyError): cost = None
                 jobs.append((e, c, s.experiment, cost))
     return jobs
 
@@ -140,8 +141,7 @@ class Run:
         "One line: how many claims held, or why the experiment was not evaluated."
         if name in self.missing: return f"not evaluated: {self.missing[name]}"
         if name in self.skipped: return f"skipped: {self.skipped[name]}"
-        t = self.tables[name]
-        return f"{sum(c.holds for c in t)}/{len(t)} hold, {len(t.unexpected())} unexpected, {self.seconds[name]:.0f} s"
+        return f"{self.tables[name].counts()}; {self.seconds[name]:.0f} s"
     def data(self) -> dict:
         "claims.json of the run."
         return claims_json(self.tables, self.titles, self.sweeps, self.missing, self.skipped, self.figures,
@@ -153,12 +153,80 @@ class Run:
         count = lambda n: f"; {n['cached'] + n['computed']} records asked for: {n['cached']} from the cache, " \
                           f"{n['computed']} computed" if n['cached'] + n['computed'] else ''
         done = lambda n: f"{'evaluated' if ro else 'run'} in {self.seconds[n]:.0f} s{count(self.counts[n])}"
-        lines = {n: f"{len(t)} claims, {done(n)}." for n, t in self.tables.items()
+        lines = {n: f"{t.counts()}; {done(n)}." for n, t in self.tables.items()
                  if n not in self.missing and n not in self.skipped}
         how = ("Evaluated from the stored records (nothing trained)." if ro else
                f"Run with the {c.executor!r} executor{count(tot)}.")
         return dict(title=f"entropic-bound: reproduction report ({c.scale} scale, {c.device})",
                     how=f"{how} Claims evaluated at commit {provenance()['commit']}.", lines=lines)
+
+# %% ../../nbs/harness/90_cli.ipynb #a12718eb
+def _duration(s:float) -> str:
+    "Seconds as '42 s', '3 min 05 s' or '1 h 02 min'."
+    s = max(0, int(round(s)))
+    if s < 60: return f"{s} s"
+    return f"{s // 60} min {s % 60:02d} s" if s < 3600 else f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+class Progress:
+    "The queue's progress: records done of total, time elapsed, an estimate of the time left from the records' costs."
+    def __init__(self, costs:list, # each job's known cost in seconds (its stored record's wall time), None: unknown
+                 workers:int=1, # jobs that run at once (the estimate before the first one finishes)
+                 stream=None, # where it writes (default: stderr)
+                 tty:bool=None, # a tqdm bar (default: when `stream` is a terminal); else plain lines
+                 every:float=30., # seconds between plain lines, 10 to 60 (a line also when a job finishes)
+                 clock:Callable=time.monotonic, # the clock (a test's own)
+                 heartbeat:bool=True, # a thread that keeps the line coming while no job finishes
+                ):
+        if isinstance(every, bool) or not isinstance(every, (int, float)) or not 10 <= every <= 60:
+            raise ValueError(f"every must be a number of seconds from 10 to 60, got {every!r}")
+        known = [float(c) for c in costs if c is not None]
+        mean = sum(known) / len(known) if known else 1.       # unknown costs: the mean of the known (none: count)
+        self.costs, self.known = [mean if c is None else float(c) for c in costs], bool(known)
+        self.n, self.done, self.done_cost, self.workers = len(costs), 0, 0., max(1, int(workers or 1))
+        self.stream, self.every, self.clock = stream or sys.stderr, float(every), clock
+        self.tty = (getattr(self.stream, 'isatty', lambda: False)() if tty is None else tty)
+        self.t0 = self.last = clock()
+        self._lock, self._stop, self.bar = threading.Lock(), threading.Event(), None
+        if self.tty:
+            from tqdm import tqdm
+            self.bar = tqdm(total=self.n, file=self.stream, unit='record', mininterval=1, dynamic_ncols=True,
+                            bar_format='{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} records [{elapsed}{postfix}]')
+            self.bar.set_postfix_str(self._left(), refresh=True)
+        else: self._write()
+        if heartbeat: threading.Thread(target=self._beat, daemon=True).start()
+    def left(self) -> float|None:
+        "Seconds left: the cost of the jobs not done at the pace so far (before any is done: cost / workers)."
+        rest = sum(self.costs) - self.done_cost
+        if self.done_cost > 0: return rest * (self.clock() - self.t0) / self.done_cost
+        return rest / self.workers if self.known else None
+    def _left(self) -> str:
+        s = self.left()
+        return 'no estimate before the first record' if s is None else f"about {_duration(s)} left"
+    def line(self) -> str:
+        "'412/1603 records, 3 min 05 s elapsed, about 7 min 40 s left'."
+        return f"{self.done}/{self.n} records, {_duration(self.clock() - self.t0)} elapsed, {self._left()}"
+    def _write(self):
+        print(self.line(), file=self.stream, flush=True); self.last = self.clock()
+    def update(self, j:int):
+        "Job `j` (its index in `costs`) finished."
+        with self._lock:
+            self.done += 1; self.done_cost += self.costs[j]
+            if self.bar is not None: self.bar.set_postfix_str(self._left(), refresh=False); self.bar.update(1)
+            elif self.done < self.n and self.clock() - self.last >= self.every: self._write()   # the last: `close`
+    def tick(self):
+        "A line if `every` seconds passed since the last (the bar: its clock and estimate refreshed)."
+        with self._lock:
+            if self.bar is not None: self.bar.set_postfix_str(self._left(), refresh=True)
+            elif self.clock() - self.last >= self.every: self._write()
+    def _beat(self):
+        while not self._stop.wait(min(5., self.every / 3)): self.tick()
+    def close(self):
+        "Stop the heartbeat; the last line (the bar: closed)."
+        self._stop.set()
+        with self._lock:
+            if self.bar is not None: self.bar.close()
+            else: print(f"{self.done}/{self.n} records in {_duration(self.clock() - self.t0)}", file=self.stream,
+                        flush=True)
 
 # %% ../../nbs/harness/90_cli.ipynb #240e18e6
 def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else paper on CUDA, quick otherwise)
@@ -166,7 +234,7 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
               only:list=None, # experiments to run, a list or 'a,b' (default: all of EXPERIMENTS)
               out=None, # results folder (default: $EB_RESULTS or ./results)
               force:bool=False, # recompute records that exist
-              progress:bool=True, # print one line per experiment
+              progress:bool=True, # one line per experiment; the queue's progress on stderr (`Progress`)
               threads:int=None, # torch threads: alone, configs run in this process on them; with `workers`, per worker
               workers:int=None, # worker processes for the configs (default on a CPU: `default_workers`, 1 thread each)
               ray:str=None, # Ray tasks: 'local' (Ray's default), 'auto' (a running cluster), or an address
@@ -187,9 +255,10 @@ def reproduce(scale:str=None, # 'quick' or 'paper' (default: $EB_SCALE, else pap
         if not cache.readonly and not isinstance(cache.executor, SerialExecutor):
             name = f"{', '.join(only)} (the queue of their sweeps)"
             if progress: print(f"computing the missing records of {', '.join(only)} on {cache.executor!r}, costliest "
-                               "first ...", end=' ', flush=True)
-            n = cache.compute(queue(cache, only))
-            if progress: print(f"{n} stored, {time.perf_counter() - t_all:.0f} s", flush=True)
+                               "first (progress on stderr) ...", flush=True)
+            bar = lambda costs: Progress(costs, getattr(cache.executor, 'workers', 1))
+            n = cache.compute(queue(cache, only), progress=bar if progress else None)
+            if progress: print(f"{n} records stored, {time.perf_counter() - t_all:.0f} s", flush=True)
         for i, name in enumerate(only):
             if progress: print(f"[{i + 1}/{len(only)}] {name} ({cache.scale}, {cache.device}) ...", end=' ', flush=True)
             run.judge(name)
@@ -211,7 +280,9 @@ def _parser() -> argparse.ArgumentParser:
                    help='experiment sizes (default: $EB_SCALE, else paper on CUDA, quick otherwise)')
     p.add_argument('--device', default=None,
                    help="'auto', 'cpu', 'cuda' or 'cuda:N' (default: $EB_DEVICE, else auto)")
-    p.add_argument('--only', default=None, help=f"comma-separated subset of: {','.join(EXPERIMENTS)}")
+    p.add_argument('theorems', nargs='*', metavar='THEOREM',
+                   help=f"the experiments to reproduce (default: all), any of: {' '.join(EXPERIMENTS)}")
+    p.add_argument('--only', default=None, help=f"the same as a comma-separated list: {','.join(EXPERIMENTS)}")
     p.add_argument('--out', default=None, help='results folder (default: $EB_RESULTS or ./results)')
     p.add_argument('--force', action='store_true', help='recompute records that already exist')
     p.add_argument('--from-records', action='store_true',
@@ -231,18 +302,21 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 def main(argv:list=None) -> int:
-    "Command line: eb-reproduce [--scale S] [--device D] [--only a,b] [--out DIR] [--force | --from-records] ..."
+    "Command line: eb-reproduce [THEOREM ...] [--scale S] [--device D] [--out DIR] [--force | --from-records] ..."
     a = _parser().parse_args(argv)
     try:
-        path = reproduce(a.scale, a.device, a.only, a.out, a.force, threads=a.threads, workers=a.workers,
+        if a.theorems and a.only is not None: raise UsageError("name the experiments as THEOREM or --only, not both")
+        path = reproduce(a.scale, a.device, a.theorems or a.only, a.out, a.force, threads=a.threads, workers=a.workers,
                          ray=a.ray, gpus_per_task=a.gpus_per_task, from_records=a.from_records)
     except UsageError as e:                         # only argument errors are one line; any other error is a bug
         print(f"eb-reproduce: error: {e}", file=sys.stderr); return 2
     except KeyboardInterrupt as e:
         print(f"eb-reproduce: {e or 'interrupted: run the same command again to resume from the cache'}",
               file=sys.stderr); return 130
+    data = json.loads((path.parent / 'claims.json').read_text())
     print(f"report: {path} and {path.with_suffix('.html')}")
-    return _verdict_status(json.loads((path.parent / 'claims.json').read_text()))
+    print(f"{data['scale']} scale, {Counts.of(data['claims']).line()}")     # the closing line: the three counts
+    return _verdict_status(data)
 
 def _verdict_status(data:dict) -> int:
     "Exit status of a finished run: 1 (with a line on stderr) if a verdict is unexpected or an experiment unjudged."

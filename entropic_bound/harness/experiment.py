@@ -230,6 +230,7 @@ class ResultsCache:
         self._seen(experiment, recs)
         return recs
     def compute(self, jobs:list, # (experiment, config, fn, cost): configs of any sweeps, to compute now
+                progress=None, # costs -> an object with `update()` and `close()`, told of each job that finishes
                ) -> int:
         "Compute the jobs whose records are missing, costliest first, on one executor; store each as it finishes."
         # one queue for every sweep: two workers idle only at the end of the whole run, not at the end of each sweep.
@@ -238,18 +239,21 @@ class ResultsCache:
         todo = {}
         for e, c, fn, cost in jobs:
             k = config_key(e, c)
-            if k not in todo and (self.force or self.get(e, c) is None): todo[k] = (e, dict(c), fn, float(cost or 0))
-        order = sorted(todo.values(), key=lambda j: -j[3])          # costliest first (stable: ties keep their order)
+            if k not in todo and (self.force or self.get(e, c) is None): todo[k] = (e, dict(c), fn, cost)
+        order = sorted(todo.values(), key=lambda j: -float(j[3] or 0))   # costliest first (stable: ties keep order)
         run = _Jobs({e: fn for e, _, fn, _ in order})
         if not order or self.readonly or not self.executor.accepts(run): return 0
-        stored = 0
+        stored, bar = 0, progress([j[3] for j in order]) if progress else None    # cost None: unknown
         outcomes = self.executor.map(run, [dict(c, **{_JOB: e}) for e, c, _, _ in order], self.device)
         try:
             for j, out in outcomes:
+                if bar: bar.update(j)
                 if out[0] != 'ok': continue
                 e, c = order[j][:2]
                 rec = self.put(e, c, out[1], out[2]); self.fresh.add(rec['key']); stored += 1
-        finally: outcomes.close()
+        finally:
+            outcomes.close()
+            if bar: bar.close()
         return stored
     def stores(self, experiment:str) -> bool:
         "Whether the records folder holds `experiment` (its folder, or a sweep its claims.json lists)."

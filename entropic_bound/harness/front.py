@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['RESULTS', 'Result', 'verdict_cell', 'scale_claims', 'verdict_cells', 'ResultsTable', 'results_table']
+__all__ = ['RESULTS', 'Result', 'verdict_cell', 'scale_claims', 'verdict_cells', 'ResultsTable', 'results_table', 'Quickest',
+           'quickest']
 
 # %% ../../nbs/harness/93_front.ipynb #2938ab1f
-from .tldr import Tally, tally_scale
+from .claims import Counts
+from .tldr import tally_scale
 from .report import published_root
 
 # %% ../../nbs/harness/93_front.ipynb #e3bd0814
@@ -61,15 +63,9 @@ RESULTS = (
 def verdict_cell(claims:list|None, # one scale's claim records (`claims.json`'s 'claims'), None if missing
                  experiments:tuple, # the experiments whose claims judge the result
                 ) -> str:
-    "The table cell of one result at one scale: how many of its claims hold, are declared, are unexpected."
+    "The table cell of one result at one scale: the three counts of its claims (`Counts`), '—' if none."
     if claims is None: return '—'
-    t = Tally()
-    for e in experiments:
-        s = tally_scale(claims, f"{e}/")
-        t.holds += s.holds; t.declared += s.declared; t.unexpected += s.unexpected
-    if not t.total: return '—'
-    parts = [f"{t.holds}/{t.total} hold"] + ([f"{t.declared} declared"] if t.declared else [])
-    return ', '.join(parts + ([f"**{t.unexpected} unexpected**"] if t.unexpected else []))
+    return str(sum((tally_scale(claims, f"{e}/") for e in experiments), Counts()))
 
 # %% ../../nbs/harness/93_front.ipynb #324e5d94
 def scale_claims(root:Path|str|None=None, # a results folder holding <scale>/claims.json (default: the published one)
@@ -96,7 +92,8 @@ class ResultsTable:
         rows = [[f'[{r.theorem}]({r.page})', r.claim, r.test] + [self.cells[r.theorem][sc] for sc in self.scales]
                 + [r.reason] for r in self.results]
         return '\n'.join('| ' + ' | '.join(x) + ' |' for x in [head, ['---'] * len(head)] + rows)
-    def __str__(self) -> str: return self._repr_markdown_()
+    def __repr__(self) -> str: return self._repr_markdown_()
+    __str__ = __repr__
 
 def results_table(root:Path|str|None=None, # a results folder holding <scale>/claims.json (default: the published one)
                   scales:tuple=('quick', 'paper'), # the verdict columns
@@ -104,3 +101,33 @@ def results_table(root:Path|str|None=None, # a results folder holding <scale>/cl
                  ) -> ResultsTable:
     "The four results in one table, their verdicts at each scale read from the claims."
     return ResultsTable(results, verdict_cells(root, scales, results), scales)
+
+# %% ../../nbs/harness/93_front.ipynb #882600e7
+@dataclass
+class Quickest:
+    "The result whose records cost least to compute at a scale, and the command that reproduces it alone."
+    result:Result; scale:str; records:int; seconds:float; others:dict # others: {theorem: seconds}
+    def command(self) -> str: return f"eb-reproduce {' '.join(self.result.experiments)} --out fresh"
+    def _repr_markdown_(self) -> str:
+        lo, hi = min(self.others.values()), max(self.others.values())
+        return (f"To try one result quickly: `{self.command()}` ({self.result.theorem}: its {self.records} "
+                f"{self.scale} records took {self.seconds:.0f} s of compute, each other result's {lo:.0f} to "
+                f"{hi:.0f} s; without `--out` it judges the records in `results/`).")
+    def __repr__(self) -> str: return self._repr_markdown_()
+
+def quickest(root:Path|str|None=None, # a results folder holding <scale>/claims.json (default: the published one)
+             scale:str='quick', # the scale
+             results:tuple=RESULTS, # the candidates
+            ) -> Quickest:
+    "The result of least compute at `scale`: the summed wall time of its experiments' records (claims.json's)."
+    p = Path(root or published_root()) / scale / 'claims.json'
+    if not p.exists(): raise ValueError(f"quickest: no claims.json at {p} to read the records' costs from")
+    recs = json.loads(p.read_text())['records']
+    cost = {r.theorem: [(s['count'], s['compute_s']) for e in r.experiments for s in recs.get(e, {}).values()]
+            for r in results}
+    if not all(cost.values()):
+        raise ValueError(f"quickest: {p} summarises no records of {[t for t, c in cost.items() if not c]}")
+    secs = {t: sum(s for _, s in c) for t, c in cost.items()}
+    best = min(results, key=lambda r: secs[r.theorem])
+    return Quickest(best, scale, sum(n for n, _ in cost[best.theorem]), secs[best.theorem],
+                    {t: s for t, s in secs.items() if t != best.theorem})

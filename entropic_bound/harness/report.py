@@ -6,7 +6,7 @@
 from __future__ import annotations
 import base64, html, json, os, tempfile
 from pathlib import Path
-from .claims import claims_markdown, claims_html, duplicate_ids
+from .claims import claims_markdown, claims_html, duplicate_ids, Counts, AS_DECLARED, NO_READING
 from .experiment import published_root      # defined beside the records it finds
 
 # %% auto #0
@@ -40,11 +40,9 @@ def claims_json(tables:dict, # {experiment: its claims (a ClaimTable), in report
                 records={n: {s: sweep_summary(r) for s, r in sw.items()} for n, sw in sweeps.items() if sw})
 
 def tally(claims:list) -> dict:
-    "How many claim records hold, disagree as declared, and are unexpected (either way); how many are checks."
-    v = [c['verdict'] for c in claims]
-    return dict(total=len(v), holds=v.count('holds'), declared=v.count('disagrees (declared)'),
-                unexpected=len(v) - v.count('holds') - v.count('disagrees (declared)'),
-                checks=sum(c['kind'] == 'check' for c in claims))
+    "The three counts of claim records (held, disagreed as predicted, surprises) and those apart, as a dict (`Counts`)."
+    c = Counts.of(claims)
+    return dict(vars(c), claims=c.claims, total=c.total)
 
 # %% ../../nbs/harness/91_report.ipynb #b738cb08
 def _provenance_line(data:dict) -> str:
@@ -56,22 +54,20 @@ def _provenance_line(data:dict) -> str:
             f"(torch {', '.join(u('torch'))}; the commits are listed in claims.json)")
 
 def headline(data:dict) -> str:
-    "'N claims: a hold, b disagree as declared, c unexpected (k are checks of the code)'."
-    t = tally(data['claims'])
-    return (f"{t['total']} claims: {t['holds']} hold, {t['declared']} disagree as declared, {t['unexpected']} "
-            f"unexpected ({t['checks']} of them checks of the code)")
+    "The summary line (`Counts.line`): 'N claims: <the three counts>; d declared after the data, u unexpected'."
+    return Counts.of(data['claims']).line()
 
 def verdict_blocks(claims:list) -> list:
-    "The unexpected verdicts and the declared disagreements of `claims`, each as a list block."
-    un = [c for c in claims if c['verdict'] not in ('holds', 'disagrees (declared)')]
-    de = [c for c in claims if c['verdict'] == 'disagrees (declared)']
-    out = []
-    if un: out += [('h2', f"Unexpected verdicts ({len(un)})"),
-                   ('list', [f"`{c['id']}` **{c['verdict']}**: {c['statement']} ({c['measured']})" for c in un])]
-    if de: out += [('h2', f"Declared disagreements ({len(de)})"),
-                   ('list', [f"`{c['id']}`: {c['statement']} ({c['measured']}). *Why:* {c['why']}"
-                             + (' *(Declared after the data.)*' if c.get('declared_after_data') else '') for c in de])]
-    return out
+    "Every verdict but a claim held as predicted, as list blocks: unexpected, declared after the data, declared, none."
+    item = lambda c: (f"`{c['id']}`{' (' + c['kind'] + ')' if c['kind'] != 'claim' else ''} **{c['verdict']}**: "
+                      f"{c['statement']} ({c['measured']})" + (f". *Why:* {c['why']}" if c['why'] else ''))
+    groups = [('Unexpected verdicts', [c for c in claims if c['verdict'] not in AS_DECLARED]),
+              ('Declared after the data (surprises)', [c for c in claims if c['verdict'] in AS_DECLARED
+                                                      and c.get('declared_after_data')]),
+              ('Disagreed as predicted', [c for c in claims if c['verdict'] == 'disagrees (declared)'
+                                          and not c.get('declared_after_data')]),
+              ('No reading', [c for c in claims if c['verdict'] == NO_READING and not c.get('declared_after_data')])]
+    return [b for h, cs in groups if cs for b in (('h2', f"{h} ({len(cs)})"), ('list', [item(c) for c in cs]))]
 
 def report_blocks(data:dict, # claims.json
                   run:dict=None, # facts of this run: 'title', 'how' (a sentence), 'lines' {experiment: a sentence}
@@ -167,9 +163,7 @@ class PaperResults:
         return out + [('claims', sub['claims'])] + [('img', f"figures/{f}") for f in e['figures']]
     def _summary(self) -> list:
         def row(n, e):
-            t = tally([c for c in self.data['claims'] if c['experiment'] == n])
-            return (f"{e['title']}: {t['holds']} hold, {t['declared']} disagree as declared, {t['unexpected']} "
-                    f"unexpected ({t['checks']} checks); {e['status']}")
+            return f"{e['title']}: {Counts.of([c for c in self.data['claims'] if c['experiment'] == n])}; {e['status']}"
         rows = [row(n, e) for n, e in self.data['experiments'].items()]
         return ([('p', f"Paper scale, all experiments: {headline(self.data)}."),
                  ('p', f"Records: {_provenance_line(self.data)}."), ('list', rows)]

@@ -8,6 +8,7 @@ import json, re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+from .claims import Counts, NO_READING
 
 # %% auto #0
 __all__ = ['reason_note', 'Tally', 'tally_scale', 'TLDR', 'tldr']
@@ -48,18 +49,9 @@ def reason_note(why:str, # a declared disagreement's reason ('§4: …')
 
 # %% ../../nbs/harness/92_tldr.ipynb #c4e268c2
 @dataclass
-class Tally:
-    "One statement's claims at one scale: how many hold, disagree as declared, are unexpected; its declared claims."
-    holds:int=0; declared:int=0; unexpected:int=0
-    notes:list=field(default_factory=list) # (local id, why) of each declared disagreement
-    @property
-    def total(self) -> int: return self.holds + self.declared + self.unexpected
-    def __str__(self) -> str:
-        if not self.total: return '—'
-        parts = ([f"{self.holds}/{self.total} hold"] if not self.declared
-                 else [f"{self.holds} hold", f"{self.declared} declared"])
-        if self.unexpected: parts.append(f"**{self.unexpected} unexpected**")
-        return ('✓ ' if self.holds == self.total else '') + ', '.join(parts)
+class Tally(Counts):
+    "One statement's claims at one scale: the three counts (`Counts`) and the reasons of its declared claims."
+    notes:list=field(default_factory=list) # (local id, why) of each declared disagreement and no reading
 
 def tally_scale(claims:list, # claim records of one scale (`claims.json`'s 'claims')
                 prefix:str, # '<theorem>/<judge>/': the statement's claims
@@ -68,10 +60,8 @@ def tally_scale(claims:list, # claim records of one scale (`claims.json`'s 'clai
     t = Tally()
     for c in claims:
         if not c['id'].startswith(prefix): continue
-        v = c['verdict']
-        if v == 'holds': t.holds += 1
-        elif v == 'disagrees (declared)': t.declared += 1; t.notes.append((c['id'][len(prefix):], c['why']))
-        else: t.unexpected += 1
+        t.add(c)
+        if c['verdict'] in ('disagrees (declared)', NO_READING): t.notes.append((c['id'][len(prefix):], c['why']))
     return t
 
 # %% ../../nbs/harness/92_tldr.ipynb #aede7a56
@@ -94,9 +84,13 @@ class TLDR:
     "A theorem's TL;DR: a row per statement (its tallies per scale) and a note per declared disagreement."
     title:str; scales:tuple; rows:list; notes:list # rows: (statement, {scale: Tally}); notes: (mark, text)
     def unexpected(self) -> int: return sum(t.unexpected for _, ts in self.rows for t in ts.values())
+    def counts(self, scale:str) -> Counts:
+        "Every statement's claims at `scale`, counted together."
+        return sum((ts[scale] for _, ts in self.rows), Counts())
     def _repr_markdown_(self) -> str:
         head = f"| statement | {' | '.join(self.scales)} |\n|---|{'---|' * len(self.scales)}"
         body = [f"| {s} | {' | '.join(str(ts[sc]) for sc in self.scales)} |" for s, ts in self.rows]
+        body.append(f"| *every statement* | {' | '.join(str(self.counts(sc)) for sc in self.scales)} |")
         notes = [f"{m} {t}" for m, t in self.notes]
         return '\n'.join([f"**TL;DR** ({self.title})", '', head, *body] + ([''] + notes if notes else []))
     def __str__(self) -> str: return self._repr_markdown_()
