@@ -38,7 +38,7 @@ class Judge:
     "A claim-maker: its name (the second segment of its claims' ids) and the sweeps whose records it judges."
     name:str; judge:Callable; uses:tuple
 
-AUDIT_READINGS = ('claim', 'check', 'no reading')
+AUDIT_READINGS = ('claim', 'weak', 'check', 'no reading')
 
 @dataclass
 class Audit:
@@ -49,7 +49,8 @@ class Audit:
     power:Callable|None=None # (records of `uses`…, scale=) -> the chance the claims fail under the alternative
     #   (None for a 'claim' reading: the design is written down, the audit not yet done)
     flip:Callable|None=None # (records of `uses`…) -> the records moved to the alternative: held claims must fail
-    reading:str='claim' # 'claim' (its class follows the power), 'check' (decided by construction), 'no reading'
+    reading:str='claim' # 'claim' (its class follows the power), 'weak' (kind 'weak'), 'check' (by construction),
+    #   'no reading' (the budget cannot resolve it)
     design:str='' # how the power is derived, or the redesign planned, in one line
 
 # %% ../../nbs/harness/07_theorem.ipynb #3c91f20c

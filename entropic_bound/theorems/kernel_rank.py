@@ -373,7 +373,7 @@ def power_study(power:list, oracle:list, oracle_null:list, alpha:float=1e-2, lev
                         f"(1, 0.7), L = 16, n = 64) reads a third direction no more often than α = {alpha} allows "
                         f"(one-sided binomial, {level:.0%})", binomial_tail(x0, N0, alpha) >= level,
                         f"{x0}/{N0} over-count (P = {binomial_tail(x0, N0, alpha):.2g}); the test flags a rate of "
-                        f"{flaggable_rate(N0, alpha, level) / alpha:.2f}α with chance ½"))
+                        f"{flaggable_rate(N0, alpha, level) / alpha:.2f}α with chance ½", kind='weak'))
     claims.append(claim('linear/per_sequence_cost', 'the likelihood oracle\'s 50% point lies below the '
                               'calibrated count\'s, their 2-s.e. intervals apart (the per-sequence step costs power)',
                               lr50[0] + 2 * lr50[1] < cal - 2 * se,
@@ -402,7 +402,8 @@ def _oracle_null_power(power:list, oracle:list, oracle_null:list, scale=None, al
 
 THEOREM.audit('power', 'linear/oracle_no_overcount', alternative='the likelihood oracle over-counts at 2α (α = 0.01)',
               power=_oracle_null_power, flip=_oracle_null_flip,
-              design="weak: 500 null draws; even the pooled upper-bound test (rate_bound) reaches only 78% at that N")
+              reading='weak',
+              design="500 null draws; even the pooled upper-bound test (rate_bound) reaches only 78% at that N")
 
 # %% ../../nbs/theorems/41_kernel_rank.ipynb #78b9a00e
 # One reason for the first-order softmax floor's miss, here and on the frontier (its cells at L = 4d, β ≤ 2)
