@@ -1,5 +1,7 @@
 #!/usr/bin/env python
-"""What a factored checkpoint (`eb-compress`, issue 63) saves, each number paired with the original in the same run:
+"""What a factored checkpoint (`eb-compress`) saves, each number paired with the original in the same run:
+
+BENCHMARKS.md, "What a factored checkpoint saves".
 parameters and file bytes, query-key multiply-adds per token at the context length, key-cache bytes per token, CPU
 latency of a forward pass (median of repeats, original and factored interleaved), and a sanity line (the measured
 parameter saving against the count the widths imply). Run it under the shared CPU lock:

@@ -1,5 +1,7 @@
 """The likelihood count's first calibration and power slice (a slice of the calibration and power grid).
 
+BENCHMARKS.md, "The likelihood count against the default".
+
 python bench/likelihood_slice.py [--draws 12] [--power-draws 24] [--out bench/likelihood_slice.json]
 
 Nulls: k = 1 planted (spectrum (1,), a strong direction: any reading above 1 is an over-count), a random value map of

@@ -1,5 +1,7 @@
 """Time the likelihood count against the calibrated count: first call (no stored null) and cached, one core.
 
+BENCHMARKS.md, "The likelihood count against the default".
+
 flock /tmp/eb-cpu.lock python bench/likelihood_time.py [--out bench/likelihood_time.json]   prints a markdown table
 """
 import argparse, json, statistics, tempfile, time, warnings

@@ -11,7 +11,7 @@ from .experiment import ResultsCache, MissingRecords, save_figure
 from .claims import Claim, ClaimTable, check_id, duplicate_ids
 
 # %% auto #0
-__all__ = ['call_with', 'Sweep', 'Figure', 'Judge', 'Theorem']
+__all__ = ['AUDIT_READINGS', 'call_with', 'Sweep', 'Figure', 'Judge', 'Audit', 'Theorem']
 
 # %% ../../nbs/harness/07_theorem.ipynb #745949b3
 def call_with(fn:Callable, *args, **available):
@@ -38,6 +38,21 @@ class Judge:
     "A claim-maker: its name (the second segment of its claims' ids) and the sweeps whose records it judges."
     name:str; judge:Callable; uses:tuple
 
+AUDIT_READINGS = ('claim', 'weak', 'check', 'no reading')
+
+@dataclass
+class Audit:
+    "A claim-maker's power audit (`harness/94_power_audit`): what its claims should catch, their power, a flip test."
+    judge:str # the claim-maker's name
+    covers:str # the local ids it audits: a glob on the id after '<theorem>/<judge>/' ('*': every claim)
+    alternative:str # the plausible other outcome its claims are meant to catch, in one line
+    power:Callable|None=None # (records of `uses`…, scale=) -> the chance the claims fail under the alternative
+    #   (None for a 'claim' reading: the design is written down, the audit not yet done)
+    flip:Callable|None=None # (records of `uses`…) -> the records moved to the alternative: held claims must fail
+    reading:str='claim' # 'claim' (its class follows the power), 'weak' (kind 'weak'), 'check' (by construction),
+    #   'no reading' (the budget cannot resolve it)
+    design:str='' # how the power is derived, or the redesign planned, in one line
+
 # %% ../../nbs/harness/07_theorem.ipynb #3c91f20c
 class Theorem:
     "One theorem's table: sweeps, figures and claim-makers, registered by decorators as its module defines them."
@@ -47,7 +62,7 @@ class Theorem:
                 ):
         check_id(name)
         self.name, self.title, self.available = name, title, available or (lambda: True)
-        self.sweeps, self.figures, self.judges = {}, {}, {}
+        self.sweeps, self.figures, self.judges, self.audits = {}, {}, {}, []
     def _register(self, table:dict, name:str, entry):
         check_id(name)
         table[name] = entry                                  # a cell run again replaces its entry
@@ -75,6 +90,15 @@ class Theorem:
             self._register(self.judges, jname, Judge(jname, judged, self._uses(uses)))
             return judged
         return register
+    def audit(self, judge:str, covers:str='*', **kw) -> Audit:
+        "Declare the power audit of the claims of claim-maker `judge` whose local ids match `covers` (see `Audit`)."
+        if judge not in self.judges: raise ValueError(f"{self.name}: no claim-maker named {judge!r}; the table has "
+                                                      f"{list(self.judges)}")
+        a = Audit(judge, covers, **kw)
+        if a.reading not in AUDIT_READINGS:
+            raise ValueError(f"{self.name}/{judge}: reading must be one of {AUDIT_READINGS}, got {a.reading!r}")
+        self.audits = [b for b in self.audits if (b.judge, b.covers) != (judge, covers)] + [a]   # a cell run again
+        return a
     def own(self, c:Claim, judge:str) -> Claim:
         "`c` with its full id '<experiment>/<judge>/<local id>' and this theorem's title."
         if not isinstance(c, Claim): raise TypeError(f"{self.name}/{judge} returned {type(c).__name__}, not a Claim")

@@ -28,3 +28,13 @@ recovery_claims = THEOREM.claims('recovery')(recovery_claims)
 alpha_scaling_claims = THEOREM.claims('recovery', 'recovery_alpha', name='alpha_scaling')(alpha_scaling_claims)
 curvature_claims = THEOREM.claims('recovery', name='curvature')(curvature_claims)
 estimator_claims = THEOREM.claims('recovery', name='estimators')(estimator_claims)
+# the power audit (harness/94_power_audit): the design of the capacity family's audit, written down, not yet done
+THEOREM.audit('capacity', '*/capacity', alternative='r = k − 1 reaching the level on a teacher the student represents',
+              design='one claim for the 16 cells, each cell measured data; the teachers drawn with the (k−1) '
+                     'excess at a few times the level, so that a stall or a closed gap fails it')
+THEOREM.audit('capacity', '*/achievability', alternative='an optimizer that stalls at r ≥ k at twice the derived rate',
+              design='one claim: the pooled stall rate over every cell, teacher and restart below the derived one '
+                     '(binomial upper bound), its power stated from the restarts')
+THEOREM.audit('capacity', '*/deficiency', alternative='trained heads at r < k within the level (the bound alone is '
+              'not a test)', design='one claim: the best trained restart at r = k − 1 above the level in every cell')
+

@@ -33,6 +33,17 @@ THEOREM.claims('uniform', 'allocations')(allocation_claims)
 THEOREM.claims('uniform', 'predictions')(prediction_checks_claims)
 THEOREM.claims('allocations')(allocation_checks_claims);
 
+# the power audit (harness/94_power_audit): by construction, a check; ε = 0.01 cannot resolve at this budget
+THEOREM.audit('allocation', '*/reaches_full', reading='check',
+              alternative='an allocation that falls short of full rank by more than ε G + δ',
+              design='every head gets at least r_task(0.1), so rank_needed decides it; random allocations pass too')
+for _j, _cov in (('rank_needed', 'eps=0.01'), ('recovery', 'eps=0.01'), ('prediction', '*/eps=0.01'),
+                 ('context_length', 'eps=0.01')):
+    THEOREM.audit(_j, _cov, reading='no reading', alternative='r_task(0.01) read',
+                  design='ε G must exceed the seed-to-seed margin δ, so ε = 0.01 needs G ≥ 100 δ; the paper gap is '
+                         'about 11 δ: unresolved whatever the model does')
+
+
 # %% ../../nbs/theorems/60_task_rank.ipynb #3cd0b277
 def loss_vs_rank(records:list, # the uniform sweep's records at one scale
                  scale:str='quick'):

@@ -17,7 +17,7 @@ from ..real.truncation import replacement, query_maps, head_sums, truncation_mea
 from ..real.head_predictors import second_order
 from ..harness.experiment import MissingRecords, published_root
 from .task_rank_reading import (uniform_configs, uniform_cost, loss_table, reading, threshold,
-                                                       train_members, one_thread, within_step,
+                                                       train_members, one_thread, within_step, epsilon_reading,
                                                        METRIC_WINDOWS)
 from ..harness.claims import claim
 
@@ -295,7 +295,8 @@ def prediction_claims(uniform:list, predictions:list) -> list:
             msr = (f"allocation per layer {a.tolist()}, largest head {top}; r_task({e}) = {_rt(r)}; "
                    f"guard {'passes' if R['guard'] else 'fails'}")
             out.append(claim(f'{p}/eps={e}', f"the {p.replace('_', '-')} prediction's largest head is within a "
-                             f"factor 2 of r_task({e})", ok, msr, exp, reason, after_data=_after(uniform, late)))
+                             f"factor 2 of r_task({e})", epsilon_reading(e, ok), msr, exp, reason,
+                             after_data=_after(uniform, late)))
     return out
 
 def context_length_claims(uniform:list) -> list:
@@ -306,7 +307,8 @@ def context_length_claims(uniform:list) -> list:
         why = _RTASK_01 if e == 0.1 else _UNRESOLVED_01 if e == 0.01 else _UNRESOLVED_05
         exp, reason, late = _declare(e, why, known=e != 0.01)
         out.append(claim(f'eps={e}', f'r_task({e}) = d_head, as the rule that sizes heads by context prescribes',
-                         bool(R['guard'] and r == d), f"r_task({e}) = {_rt(r)}, d_head = {d}", exp, reason,
+                         epsilon_reading(e, bool(R['guard'] and r == d)), f"r_task({e}) = {_rt(r)}, d_head = {d}",
+                         exp, reason,
                          after_data=_after(uniform, late)))
     return out
 
@@ -338,8 +340,10 @@ def allocation_claims(uniform:list, allocations:list) -> list:
                f"threshold ℓ̄_full + εG + δ = {thr:.4f}")
         exp, why, _ = _declare()
         out.append(claim(f'{p}/reaches_full', f'the {p.replace("_", "-")} allocation, trained from scratch, reaches '
-                         f'full rank within ε G + δ at ε = {e}', bool(R['guard'] and l.mean() <= thr), msr, exp,
-                         why))
+                         f'full rank within ε G + δ at ε = {e} (a check: every head gets at least r_task({e}), the '
+                         'uniform rank from which every rank reaches full rank, so `rank_needed` decides it; random '
+                         'allocations of the same totals reach it too)', bool(R['guard'] and l.mean() <= thr),
+                         msr + f"; smallest head rank {int(a.min())}", exp, why, kind='check'))
     for p in PREDICTORS[:2]:
         l, rnd = A[p][1], np.concatenate(random_losses(A, p))
         msr = f"ℓ̄ = {l.mean():.4f}, random draws of the same total {rnd.mean():.4f}, δ = {R['delta']:.4f}"

@@ -12,12 +12,12 @@ from ..lm.corpus import tokens, fixed_windows
 from ..lm.model import RankedGPT, LMConfig, kernels, normed_layer_inputs
 from ..lm.fit import fit_lm, bigram_loss, unigram_loss
 from ..lm.preregistration import QUICK, PAPER, EPSILONS, KNEE_BIC, pooled_sd, r_task, knee_bic, guard
-from ..harness.claims import claim
+from ..harness.claims import claim, NO_READING
 
 # %% auto #0
-__all__ = ['METRIC_WINDOWS', 'uniform_configs', 'uniform_cost', 'kernel_energies', 'train_members', 'one_thread',
+__all__ = ['METRIC_WINDOWS', 'UNREADABLE', 'uniform_configs', 'uniform_cost', 'kernel_energies', 'train_members', 'one_thread',
            'uniform_experiment', 'loss_table', 'reading', 'threshold', 'learned_energy_ranks', 'within_step',
-           'guard_claims', 'rank_needed_claims', 'knee_claims', 'recovery_claims', 'pipeline_claims']
+           'epsilon_reading', 'guard_claims', 'rank_needed_claims', 'knee_claims', 'recovery_claims', 'pipeline_claims']
 
 # %% ../../nbs/theorems/61_task_rank_appendix.ipynb #36cf5e4a
 _SCALES = dict(quick=QUICK, paper=PAPER)
@@ -160,6 +160,14 @@ _NO_RANK_05 = 'At the paper scale r_task(0.05) is unresolved (§the-margin): no 
 _KNEE_FLAT = ('At the paper scale a hinge and a power law fit the rank means alike (ΔBIC near 0), so no sharp '
               'knee is read (§the-knee).')
 
+UNREADABLE = 0.01   # an ε whose r_task needs ε G > δ, a gap G ≥ 100 δ: beyond this budget's (§the-margin)
+
+def epsilon_reading(eps:float, # the claim's ε
+                    holds:bool, # its verdict where it can be read
+                   ):
+    "The verdict of a claim at ε: NO_READING at ε = UNREADABLE (decided by the budget, before any data), else `holds`."
+    return NO_READING if eps == UNREADABLE else holds
+
 def _expect(eps:float=None, # the claim's ε (None: the guard and the knee)
             paper:str=None, # a reason declared at the paper scale after its data, or None
            ) -> tuple:
@@ -195,7 +203,7 @@ def rank_needed_claims(records:list) -> list:
                f"ε G = {e * R['gap']:.4f}; guard {'passes' if R['guard'] else 'fails'}")
         why = _MARGIN_05 if e == 0.05 else None
         out.append(claim(f'eps={e}', f'r_task({e}) is read, and every rank from it up is within ε G + δ of full rank',
-                         ok, msr, *_expect(e, why), after_data=_after(records, why)))
+                         epsilon_reading(e, ok), msr, *_expect(e, why), after_data=_after(records, why)))
     return out
 
 def knee_claims(records:list) -> list:
@@ -219,7 +227,8 @@ def recovery_claims(records:list) -> list:
                f"r_task({e}) = {'not resolved' if r is None else r}")
         why = _NO_RANK_05 if e == 0.05 else None
         out.append(claim(f'eps={e}', f'the largest head\'s learned energy rank at τ = {1 - e:g} is within a '
-                         f'factor 2 of r_task({e})', ok, msr, *_expect(e, why), after_data=_after(records, why)))
+                         f'factor 2 of r_task({e})', epsilon_reading(e, ok), msr, *_expect(e, why),
+                         after_data=_after(records, why)))
     return out
 
 def pipeline_claims(records:list) -> list:
