@@ -10,7 +10,8 @@ so an interrupted run loses at most the model in flight; a rerun skips every rec
 The rule (written before any v2 record; derivation in nbs/theorems/61_task_rank_appendix.ipynb, §the-v2-budget):
 per budget, s = the largest sample s.d. over the pilot's paired differences, G = the budget's own mean gap
 ℓ(r = 0) − ℓ(full); seeds n = max(N_MIN, ⌈(s / (G/40))²⌉); v2's compute = n × (MODELS_PER_SEED × CPU seconds per
-model + EVAL_S_PER_SEED); the budget chosen is the one of least compute among those that fit 8 core-hours (ties: more steps).
+model + EVAL_S_PER_SEED); the budget chosen is the one of least compute among those that fit 8 core-hours (ties: more
+steps); if none fits, the one whose standard error at the seeds 8 core-hours buy is the smallest share of G.
 """
 import argparse, json, math, os, platform, subprocess, sys, time
 from pathlib import Path
@@ -115,11 +116,13 @@ def design(recs:dict, # {alloc: {seed: record}} of one budget
     n = max(N_MIN, math.ceil((s / (gap / SE_SHARE)) ** 2))
     k = min(len(v) for v in d.values())                                  # pilot seeds behind s (fewest of the pairs)
     s_up = s * math.sqrt((k - 1) / chi2_quantile(k - 1, 0.2))             # s's one-sided 80% upper bound
+    n8 = int(CORE_HOURS * 3600 // (MODELS_PER_SEED * cpu_s + EVAL_S_PER_SEED))   # seeds the ceiling buys
     mdd = (t_quantile(n - 1, ALPHA) + t_quantile(n - 1, 2 * (1 - POWER))) * s / math.sqrt(n)
     return dict(steps=steps, G=gap, n_gap=len(G), s=s, pilot_seeds=k, seeds=n, se=s / math.sqrt(n),
                 mdd=mdd, mdd_over_G=mdd / gap, seeds_at_s_up=max(N_MIN, math.ceil((s_up / (gap / SE_SHARE)) ** 2)),
                 pairs={k: dict(mean=float(v.mean()), sd=float(v.std(ddof=1)), n=len(v)) for k, v in d.items()},
-                cpu_s_per_model=cpu_s, core_hours=n * (MODELS_PER_SEED * cpu_s + EVAL_S_PER_SEED) / 3600)
+                cpu_s_per_model=cpu_s, core_hours=n * (MODELS_PER_SEED * cpu_s + EVAL_S_PER_SEED) / 3600,
+                se_at_ceiling_over_G=s / math.sqrt(n8) / gap, seeds_at_ceiling=n8)
 
 def t_bound(d:dict) -> float:
     "A design's 95% upper bound on a paired difference whose true value is 0, in units of G: t_{n−1, 0.975} SE / G."
@@ -141,8 +144,9 @@ def rule(folder:Path=OUT, v1:Path=V1) -> dict:
     same = [b for b in cpu if BUDGETS[b]['steps'] == 1200]                # v1's models cost what 1,200 steps cost
     if same and Path(v1).exists(): out['v1_adamw1e-2_1200'] = design(v1_budget(v1), 1200, cpu[same[0]])
     fits = [b for b, v in out.items() if v['core_hours'] <= CORE_HOURS]
-    chosen = min(fits, key=lambda b: (out[b]['core_hours'], -out[b]['steps'])) if fits else None
-    return dict(budgets=out, chosen=chosen, models_per_seed=MODELS_PER_SEED, eval_s_per_seed=EVAL_S_PER_SEED, n_min=N_MIN, se_share=SE_SHARE,
+    chosen = (min(fits, key=lambda b: (out[b]['core_hours'], -out[b]['steps'])) if fits else
+              min(out, key=lambda b: out[b]['se_at_ceiling_over_G']))        # none fits: the best SE 8 hours buy
+    return dict(budgets=out, chosen=chosen, fits=bool(fits), models_per_seed=MODELS_PER_SEED, eval_s_per_seed=EVAL_S_PER_SEED, n_min=N_MIN, se_share=SE_SHARE,
                 core_hours_ceiling=CORE_HOURS, alpha=ALPHA, power=POWER)
 
 def main():
