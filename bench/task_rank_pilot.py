@@ -1,5 +1,7 @@
 """The pilot that sets task-rank v2's budget: paired (same-seed) loss differences between allocations, per budget.
 
+BENCHMARKS.md, "The real task's second round: the pilot".
+
 Trains, at the paper scale (d = 64, 2 layers × 4 heads, L = 64, batch 32), one model per (budget, allocation, seed),
 on one CPU thread, and writes each model's record as it finishes (`results/paper/task_rank_v2/pilot/<budget>/`),
 so an interrupted run loses at most the model in flight; a rerun skips every record already written.

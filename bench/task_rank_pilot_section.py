@@ -1,5 +1,7 @@
 """Write the pilot's section of the task-rank appendix (markdown and its test) from the committed pilot records.
 
+BENCHMARKS.md, "The real task's second round: the pilot".
+
     python bench/task_rank_pilot_section.py     # inserts or replaces the two cells in 61_task_rank_appendix.ipynb
 """
 import json, math, sys

@@ -5,7 +5,7 @@
 # %% ../../nbs/harness/06_claims.ipynb #ee25d184
 from __future__ import annotations
 import html, re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # %% auto #0
 __all__ = ['SCALES', 'KINDS', 'NO_READING', 'AS_DECLARED', 'slug', 'check_id', 'Claim', 'claim', 'claims_markdown', 'claims_html',
@@ -177,8 +177,8 @@ class Counts:
         return Counts(*(getattr(self, f) + getattr(o, f) for f in self.__dataclass_fields__ if f != 'notes'))
     def apart(self) -> str:
         "'apart: 48 checks, 3 weak, 2 no reading' (the parts that are not zero), or ''."
-        parts = [f"{n} {w}" for n, w in ((self.checks, 'checks'), (self.weak, 'weak'), (self.no_reading, NO_READING))
-                 if n]
+        parts = [f"{n} {w}" for n, w in ((self.checks, 'check' + 's' * (self.checks != 1)), (self.weak, 'weak'),
+                                        (self.no_reading, NO_READING)) if n]
         return f"apart: {', '.join(parts)}" if parts else ''
     def __str__(self) -> str:
         "'305 held · 17 disagreed as predicted · 24 surprises (apart: 48 checks)'; '—' when nothing was counted."
@@ -186,6 +186,12 @@ class Counts:
         s = (f"{self.held} held · {self.disagreed} disagreed as predicted · {self.surprises} "
              f"surprise{'s' * (self.surprises != 1)}")
         s += f" ({a})" if (a := self.apart()) else ''
+        return s + (f"; **{self.unexpected} unexpected**" if self.unexpected else '')
+    def compact(self, checks:bool=True) -> str:
+        "'299 · 24 · 23 (+48 checks)': held · disagreed as predicted · surprises, for a table whose legend names them."
+        if not self.total: return '—'
+        a = (self if checks else replace(self, checks=0)).apart()
+        s = f"{self.held} · {self.disagreed} · {self.surprises}" + (f" (+{a[len('apart: '):]})" if a else '')
         return s + (f"; **{self.unexpected} unexpected**" if self.unexpected else '')
     def line(self) -> str:
         "The summary line: 'N claims: <the three counts> (apart: …); A declared after the data, U unexpected'."

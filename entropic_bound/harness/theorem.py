@@ -44,7 +44,7 @@ AUDIT_READINGS = ('claim', 'weak', 'check', 'no reading')
 class Audit:
     "A claim-maker's power audit (`harness/94_power_audit`): what its claims should catch, their power, a flip test."
     judge:str # the claim-maker's name
-    covers:str # the local ids it audits: a glob on the id after '<theorem>/<judge>/' ('*': every claim)
+    covers:str # the local ids it audits: a glob on the id after '<theorem>/<judge>/' (`'*'`: every claim)
     alternative:str # the plausible other outcome its claims are meant to catch, in one line
     power:Callable|None=None # (records of `uses`…, scale=) -> the chance the claims fail under the alternative
     #   (None for a 'claim' reading: the design is written down, the audit not yet done)

@@ -89,10 +89,10 @@ class TLDR:
         return sum((ts[scale] for _, ts in self.rows), Counts())
     def _repr_markdown_(self) -> str:
         head = f"| statement | {' | '.join(self.scales)} |\n|---|{'---|' * len(self.scales)}"
-        body = [f"| {s} | {' | '.join(str(ts[sc]) for sc in self.scales)} |" for s, ts in self.rows]
-        body.append(f"| *every statement* | {' | '.join(str(self.counts(sc)) for sc in self.scales)} |")
+        body = [f"| {s} | {' | '.join(ts[sc].compact(checks=False) for sc in self.scales)} |" for s, ts in self.rows]
         notes = [f"{m} {t}" for m, t in self.notes]
-        return '\n'.join([f"**TL;DR** ({self.title})", '', head, *body] + ([''] + notes if notes else []))
+        legend = "Cells: claims held · disagreed as predicted · surprises (after the data, or unexpected)." 
+        return '\n'.join([f"**TL;DR** ({self.title})", '', legend, '', head, *body] + ([''] + notes if notes else []))
     def __str__(self) -> str: return self._repr_markdown_()
 
 def tldr(theorem, # a `Theorem` (its `judges` give the statements, in order)
