@@ -14,7 +14,7 @@ from entropic_bound.theorems.frontier_cells import (cell_configs, frontier_confi
     FAMILY, overcount_regimes)
 
 # %% auto #0
-__all__ = ['THEOREM', 'frontier_claims', 'frontier_cell_claims', 'overcount_power', 'run_frontier', 'section_link']
+__all__ = ['THEOREM', 'frontier_claims', 'frontier_cell_claims', 'run_frontier', 'section_link']
 
 # %% ../../nbs/theorems/40_frontier.ipynb #777f1a85
 THEOREM = Theorem('frontier', 'Theorem 4: the predictability frontier')
@@ -33,7 +33,7 @@ def frontier_cell_claims(records:list, scale:str) -> list:
     "From data alone the kernel rank is read exactly for linear attention, to a predicted floor; for softmax, partly."
     return frontier_claims(frontier_groups(records, scale))
 
-def overcount_power(records:list, scale:str, alt:float=2.) -> dict:
+def _overcount_power(records:list, scale:str, alt:float=2.) -> dict:
     "Chance that each over-count claim fails when its count over-counts at alt·α in every regime L (exact binomial)."
     seen, recs = set(), []
     for r in (r for g in frontier_groups(records, scale).values() for r in g):
@@ -53,7 +53,7 @@ def _overcount_flip(records:list) -> list:
     return [moved.get(r['key'], r) for r in records]
 
 THEOREM.audit('cells', 'overcount/*', alternative='a count over-counts at 2α (α = 0.01) in every regime L of a kind',
-              power=overcount_power, flip=_overcount_flip,
+              power=_overcount_power, flip=_overcount_flip,
               design='kept per regime: one exact binomial test per L, Bonferroni over the 7 regimes, fails if any '
                      'regime shows more than α; a regime alone catches 2α with chance 43–99%, all of a kind together '
                      '≥ 99%')
