@@ -8,8 +8,9 @@ __all__ = ['THEOREM', 'capacity_claims', 'bound_error_claims', 'recovery_claims'
 
 # %% ../../nbs/theorems/30_attention_rank.ipynb #542a14f4
 from ..harness.theorem import Theorem
-from .attention_rank_capacity import (capacity_configs, capacity_experiment,
-    capacity_restarts_configs, capacity_restarts_experiment, capacity_figure, capacity_claims, bound_error_claims)
+from entropic_bound.theorems.attention_rank_capacity import (capacity_configs, capacity_experiment,
+    capacity_restarts_configs, capacity_restarts_experiment, capacity_figure, capacity_front_figure, capacity_claims,
+    bound_error_claims)
 from .attention_rank_recovery import (recovery_configs, recovery_experiment, recovery_figure,
     recovery_claims, recovery_alpha_configs, recovery_alpha_experiment, alpha_scaling_claims, curvature_claims)
 from .attention_rank_estimators import estimator_claims
@@ -21,6 +22,7 @@ THEOREM.sweep('capacity_restarts', capacity_restarts_configs)(capacity_restarts_
 THEOREM.sweep('recovery', recovery_configs)(recovery_experiment)
 THEOREM.sweep('recovery_alpha', recovery_alpha_configs)(recovery_alpha_experiment)
 THEOREM.figure('attention_rank_capacity', 'capacity', 'capacity_restarts')(capacity_figure)
+THEOREM.figure('attention_rank_capacity_front', 'capacity')(capacity_front_figure)   # the front door's, at page width
 THEOREM.figure('attention_rank_recovery', 'recovery')(recovery_figure)
 capacity_claims = THEOREM.claims('capacity', 'capacity_restarts')(capacity_claims)
 bound_error_claims = THEOREM.claims('capacity', name='bound_error')(bound_error_claims)

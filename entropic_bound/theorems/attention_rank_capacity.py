@@ -22,8 +22,8 @@ __all__ = ['DEFICIENT', 'ACHIEVED', 'AGREE_M', 'AGREE_Z', 'RESTART_ERROR', 'STAL
            'capacity_experiment', 'stall_count', 'below_stall_count', 'stall_strata', 'screen_power', 'flagged_strata',
            'below_cells', 'below_restarts', 'max_restarts', 'capacity_restarts_configs', 'held_out_se',
            'truncation_head', 'truncation_se', 'capacity_restarts_experiment', 'carried_restarts', 'carried_prefix',
-           'capacity_table', 'threshold_window', 'capacity_figure', 'capacity_claims', 'stall_probe',
-           'bound_error_claims']
+           'capacity_table', 'threshold_window', 'capacity_figure', 'capacity_claims', 'capacity_front_figure',
+           'stall_probe', 'bound_error_claims']
 
 # %% ../../nbs/theorems/31_attention_capacity.ipynb #12271b08
 def linear_attention_bound(task:AttentionTask, # a linear attention teacher with gamma = 1
@@ -434,6 +434,43 @@ def capacity_claims(records:list, # capacity records
                             'larger β above every teacher at smaller β)', ok,
                             ', '.join(f"β={b:g}: {lo[b]:.3f}–{hi[b]:.3f}" for b in betas)))
     return claims
+
+# %% ../../nbs/theorems/31_attention_capacity.ipynb #f0a1b2c3
+def capacity_front_figure(records:list, # capacity records
+                          panels:tuple=((8, 3), (16, 5)), # the (d, k) cells drawn, one panel each (at most two)
+                         ):
+    "The front door's capacity figure at page width: two (d, k) panels, every class and β, the prediction r* = k bold."
+    import numpy as np, matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    have = {(r['config']['d'], r['metrics']['k']) for r in records}
+    panels = [p for p in panels if p in have] or sorted(have)[:2]
+    betas = sorted({r['config']['beta'] for r in records if r['config']['kind'] == 'softmax'})
+    groups = [('linear', 1.)] + [('softmax', b) for b in betas]
+    with plt.rc_context({'font.size': 10, 'axes.titlesize': 10, 'axes.labelsize': 10, 'xtick.labelsize': 9,
+                         'ytick.labelsize': 9, 'legend.fontsize': 9}):
+        fig, axs = plt.subplots(1, len(panels), figsize=(6.0, 3.5), sharey=True, squeeze=False)   # 780 px at 130 dpi
+        keys = {}
+        for ax, (d, k) in zip(axs[0], panels):
+            for j, (cls, beta) in enumerate(groups):
+                lab = 'linear' if cls == 'linear' else f'softmax β={beta:g}'
+                col = f'C{(0, 1, 2, 4, 5, 6)[j]}'
+                for rec in records:
+                    c, m = rec['config'], rec['metrics']
+                    if (c['kind'], c['beta'], c['d'], m['k']) != (cls, beta, d, k): continue
+                    x = np.array([r for r, _, _ in m['slots']]) + (j - 1.5) * .1
+                    ax.plot(x, np.clip(m['relative'], 1e-14, None), 'o', c=col, mfc='none', ms=3.5)
+                    keys[lab] = Line2D([], [], marker='o', mfc='none', c=col, ls='none')
+                    ax.set_xticks(c['ranks'])
+            ax.axhline(DEFICIENT, c='gray', ls=':', lw=.9)
+            ax.axvline(k, c='k', lw=2.5)                                       # the prediction, bold
+            ax.set(xlabel='head dimension r', yscale='log', ylim=(1e-14, 1.5), title=f'd = {d}, k = {k}')
+        axs[0, 0].set_ylabel('relative excess')
+        keys['predicted: r* = k'] = Line2D([], [], c='k', lw=2.5)
+        keys[f'excess {DEFICIENT:g}'] = Line2D([], [], c='gray', ls=':', lw=.9)
+        fig.tight_layout(rect=(0, .15, 1, 1))
+        fig.legend(keys.values(), keys.keys(), loc='lower center', ncol=3, frameon=False)
+    return fig
+
 
 # %% ../../nbs/theorems/31_attention_capacity.ipynb #stall0py
 def _held_out_gradient(h, T, n:int, # a one-member trained head, its `Teachers`, held-out sequences
