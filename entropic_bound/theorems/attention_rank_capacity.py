@@ -439,7 +439,7 @@ def capacity_claims(records:list, # capacity records
 def capacity_front_figure(records:list, # capacity records
                           panels:tuple=((8, 3), (16, 5)), # the (d, k) cells drawn, one panel each (at most two)
                          ):
-    "The front door's capacity figure at page width: two (d, k) panels, every class and β, the prediction r* = k bold."
+    "Front door's capacity figure at page width: two (d, k) panels, each class and β, the prediction $r^* = k$ bold."
     import numpy as np, matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
     have = {(r['config']['d'], r['metrics']['k']) for r in records}
